@@ -1,0 +1,71 @@
+"""The tool catalog: one factory module per domain, one `create_all_tools()` for the graphs.
+
+A group is in the catalog only when its source is configured and present, so the model is never
+offered a tool that cannot run.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from langchain_core.tools import BaseTool
+
+from tools.settings import SourceSettings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Sources:
+    """The live backends behind the tools (None when a source is off)."""
+
+    settings: SourceSettings
+    docs: Any = None
+    kb: Any = None
+    code_roots: list[Any] = field(default_factory=list)
+
+
+@lru_cache(maxsize=8)
+def load_sources(settings: SourceSettings | None = None) -> Sources:
+    """Open every configured source once per process (indexes are synced lazily on first use)."""
+    from tools.code import code_roots
+    from tools.docs import docs_source
+    from tools.kb import kb_backend
+
+    settings = settings or SourceSettings.from_env()
+    return Sources(settings, docs_source(settings), kb_backend(settings), code_roots(settings))
+
+
+def create_docs_group(sources: Sources) -> list[BaseTool]:
+    """search_docs / get_doc_page, when a docs source is present."""
+    from tools.docs import create_docs_tools
+
+    return create_docs_tools(sources.docs) if sources.docs is not None else []
+
+
+def create_kb_group(sources: Sources) -> list[BaseTool]:
+    """search_support_articles / get_article_content, when a KB is present."""
+    from tools.kb import create_kb_tools
+
+    return create_kb_tools(sources.kb) if sources.kb is not None else []
+
+
+def create_code_group(sources: Sources) -> list[BaseTool]:
+    """search_code / list_directory / read_code_file, when a code root exists."""
+    from tools.code import create_code_tools
+
+    if not sources.code_roots:
+        return []
+    return create_code_tools(sources.code_roots, sources.settings.code_timeout_s)
+
+
+def create_all_tools(sources: Sources | None = None) -> list[BaseTool]:
+    """The flat catalog for docs_agent: every group whose source is present."""
+    sources = sources or load_sources()
+    tools = create_docs_group(sources) + create_kb_group(sources) + create_code_group(sources)
+    if not tools:
+        log.warning("no knowledge source is configured or present: the agent has no tools")
+    return tools

@@ -1,0 +1,168 @@
+"""Regex search over code roots: ripgrep (`rg --json`) when installed, a pure-Python fallback otherwise.
+
+Both backends return the same `FileMatches` list, ranked the same way (files that define the
+pattern first, then by hit count), so the output does not depend on which one ran.
+The fallback uses the `regex` module for its per-call timeout: a catastrophic pattern
+(`(a+)+$`) must not hang a tool call; ripgrep's engine cannot backtrack at all.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import regex
+
+from tools.code_roots import SKIP_DIRS, CodeRoot, is_binary, walk_files
+
+MAX_LINE_CHARS = 300
+MAX_MATCHES_PER_FILE = 50
+MAX_FILE_BYTES = 2_000_000
+
+
+class SearchError(ValueError):
+    """Invalid pattern or a search that ran out of time."""
+
+
+@dataclass
+class FileMatches:
+    """All matches in one file."""
+
+    display: str
+    lines: list[tuple[int, str]] = field(default_factory=list)
+    score: float = 0.0
+
+
+def rg_available() -> bool:
+    """Whether ripgrep is on PATH."""
+    return shutil.which("rg") is not None
+
+
+def _smart_case(pattern: str) -> bool:
+    """Case-insensitive unless the pattern has an upper-case letter (ripgrep's --smart-case)."""
+    return not any(c.isupper() for c in re.sub(r"\\.", "", pattern))
+
+
+def search(
+    roots: list[tuple[CodeRoot, Path]], pattern: str, timeout_s: float = 10.0, use_rg: bool | None = None
+) -> list[FileMatches]:
+    """Search `pattern` under each (root, base path); raises SearchError on bad regex or timeout."""
+    if use_rg is None:
+        use_rg = rg_available()
+    results: list[FileMatches] = []
+    deadline = time.monotonic() + timeout_s
+    for root, base in roots:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise SearchError(f"The search took longer than {timeout_s:.0f} s; narrow it with `path`.")
+        if use_rg:
+            results.extend(_search_rg(root, base, pattern, remaining))
+        else:
+            results.extend(_search_py(root, base, pattern, deadline))
+    return rank(results, pattern)
+
+
+def rank(results: list[FileMatches], pattern: str) -> list[FileMatches]:
+    """Files defining the pattern first, then files with more hits, then by path."""
+    try:
+        word = regex.compile(pattern, flags=regex.IGNORECASE if _smart_case(pattern) else 0)
+    except regex.error:
+        word = None
+    definition = re.compile(r"^\s*(?:async\s+def|def|class)\s+(\w+)|^\s*(\w+)\s*(?::[^=]*)?=")
+    for fm in results:
+        defs = 0
+        for _, text in fm.lines:
+            m = definition.match(text)
+            name = m and (m.group(1) or m.group(2))
+            if name and word is not None and word.fullmatch(name, timeout=0.1):
+                defs += 1
+        is_test = "/tests/" in f"/{fm.display}" or fm.display.rsplit("/", 1)[-1].startswith("test_")
+        fm.score = 100.0 * min(defs, 1) + min(len(fm.lines), 50) - (30.0 if is_test else 0.0)
+    return sorted(results, key=lambda f: (-f.score, f.display))
+
+
+def _search_rg(root: CodeRoot, base: Path, pattern: str, timeout: float) -> list[FileMatches]:
+    cmd = [
+        "rg", "--json", "--no-config", "--no-ignore", "--sort", "path",
+        "--max-count", str(MAX_MATCHES_PER_FILE), "--max-filesize", str(MAX_FILE_BYTES),
+    ]
+    if _smart_case(pattern):
+        cmd.append("--ignore-case")
+    for d in sorted(SKIP_DIRS):
+        cmd += ["--glob", f"!{d}"]
+    cmd += ["-e", pattern, "--", str(base)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, timeout=max(timeout, 0.1), check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise SearchError(f"The search took longer than {timeout:.0f} s; narrow it with `path`.") from exc
+    if proc.returncode == 2 and not proc.stdout:
+        err = proc.stderr.decode("utf-8", "replace").strip()
+        raise SearchError(f"Invalid regular expression {pattern!r}: {_first_error_line(err)}")
+    by_file: dict[str, FileMatches] = {}
+    for raw in proc.stdout.splitlines():
+        try:
+            event = json.loads(raw)
+        except json.JSONDecodeError:
+            continue
+        if event.get("type") != "match":
+            continue
+        data = event["data"]
+        path_text = data["path"].get("text")
+        line_text = data["lines"].get("text")
+        if path_text is None or line_text is None:
+            continue
+        full = Path(path_text)
+        display = root.display(full)
+        fm = by_file.setdefault(display, FileMatches(display))
+        fm.lines.append((int(data["line_number"]), _clip(line_text)))
+    return list(by_file.values())
+
+
+def _first_error_line(err: str) -> str:
+    lines = [line.strip() for line in err.splitlines() if line.strip()]
+    detail = next((line for line in lines if line.startswith("error:")), lines[-1] if lines else "")
+    return detail.removeprefix("error:").strip() or "rejected by ripgrep"
+
+
+def _clip(text: str) -> str:
+    text = text.rstrip("\r\n")
+    return text if len(text) <= MAX_LINE_CHARS else text[:MAX_LINE_CHARS] + "…"
+
+
+def _search_py(root: CodeRoot, base: Path, pattern: str, deadline: float) -> list[FileMatches]:
+    try:
+        rx = regex.compile(pattern, flags=regex.IGNORECASE if _smart_case(pattern) else 0)
+    except regex.error as exc:
+        raise SearchError(f"Invalid regular expression {pattern!r}: {exc}") from exc
+    out: list[FileMatches] = []
+    for path in walk_files(base):
+        try:
+            if path.stat().st_size > MAX_FILE_BYTES or is_binary(path):
+                continue
+            text = path.read_text("utf-8", errors="replace")
+        except OSError:
+            continue
+        fm: FileMatches | None = None
+        for n, line in enumerate(text.splitlines(), 1):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise SearchError("The search ran out of time; narrow it with `path` or a simpler pattern.")
+            try:
+                hit = rx.search(line, timeout=remaining)
+            except TimeoutError as exc:
+                raise SearchError(
+                    f"The pattern {pattern!r} is too expensive (catastrophic backtracking); simplify it."
+                ) from exc
+            if hit:
+                if fm is None:
+                    fm = FileMatches(root.display(path))
+                    out.append(fm)
+                fm.lines.append((n, _clip(line)))
+                if len(fm.lines) >= MAX_MATCHES_PER_FILE:
+                    break
+    return out

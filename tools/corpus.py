@@ -1,0 +1,144 @@
+"""A folder of Markdown/MDX files kept in a `SearchIndex`: the shared engine of docs and KB folders."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from tools.mdx import Page, parse_markdown
+from tools.search_index import Document, Hit, SearchIndex, SourceFile, SyncStats, index_path
+
+log = logging.getLogger(__name__)
+
+SUFFIXES = (".md", ".mdx", ".markdown")
+SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv"}
+
+
+@dataclass(frozen=True)
+class UrlRule:
+    """How a file path becomes a citation URL: strip a prefix, drop the extension and `/index`."""
+
+    base_url: str = ""
+    strip_prefixes: tuple[str, ...] = ()
+    path_prefix: str = ""
+
+    def url_for(self, rel_path: str) -> str:
+        """URL for a path relative to the corpus root; without a base URL, the repo-relative path."""
+        if not self.base_url:
+            return f"{self.path_prefix}{rel_path}"
+        path = rel_path
+        for prefix in self.strip_prefixes:
+            if path.startswith(prefix):
+                path = path[len(prefix) :]
+                break
+        path = path.rsplit(".", 1)[0] if path.endswith(SUFFIXES) else path
+        if path == "index":
+            path = ""
+        elif path.endswith("/index"):
+            path = path[: -len("/index")]
+        return self.base_url.rstrip("/") + ("/" + path if path else "")
+
+
+class FolderCorpus:
+    """Markdown files under `root`, indexed lazily and incrementally on first use.
+
+    `key_for` maps a relative path to the key users cite (the path itself for docs, the path
+    without extension for KB article ids); `collection_for` gives a file's collection.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        kind: str,
+        index_dir: Path,
+        url_rule: UrlRule,
+        language: str = "python",
+        key_for: Callable[[str], str] = lambda rel: rel,
+        collection_for: Callable[[str], str] = lambda rel: "",
+        url_from_meta: str | None = None,
+    ) -> None:
+        self.root = root.resolve()
+        self.kind = kind
+        self.url_rule = url_rule
+        self.language = language
+        self.key_for = key_for
+        self.collection_for = collection_for
+        self.url_from_meta = url_from_meta
+        identity = f"{kind}|{self.root}|{url_rule}|{language}"
+        self.index = SearchIndex(index_path(index_dir, kind, identity))
+        self._paths: dict[str, str] = {}
+        self._synced = False
+        self._lock = threading.Lock()
+
+    def files(self) -> list[SourceFile]:
+        """Every Markdown file under the root, with what tells a change (mtime, size)."""
+        out: list[SourceFile] = []
+        self._paths.clear()
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+            for name in sorted(filenames):
+                if not name.endswith(SUFFIXES):
+                    continue
+                full = os.path.join(dirpath, name)
+                rel = os.path.relpath(full, self.root).replace(os.sep, "/")
+                st = os.stat(full)
+                key = self.key_for(rel)
+                self._paths[key] = rel
+                out.append(SourceFile(key, st.st_mtime, st.st_size))
+        return out
+
+    def _read(self, key: str) -> bytes:
+        return (self.root / self._paths[key]).read_bytes()
+
+    def _parse(self, key: str, raw: bytes) -> tuple[Page, str, str]:
+        rel = self._paths[key]
+        page = parse_markdown(rel, raw.decode("utf-8", errors="replace"), self.language)
+        url = self.url_rule.url_for(rel)
+        if self.url_from_meta and isinstance(page.meta.get(self.url_from_meta), str):
+            url = page.meta[self.url_from_meta]
+        return page, url, self.collection_for(rel)
+
+    def sync(self, progress: Callable[[int, int], None] | None = None) -> SyncStats:
+        """Re-index what changed since the last sync (content hash), drop deleted files."""
+        with self._lock:
+            stats = self.index.sync(self.files(), self._read, self._parse, progress)
+            self._synced = True
+        if stats.added or stats.updated or stats.removed:
+            log.info(
+                "%s index %s: +%d ~%d -%d (%d unchanged) in %.2fs",
+                self.kind, self.root, stats.added, stats.updated, stats.removed,
+                stats.unchanged, stats.seconds,
+            )
+        return stats
+
+    def ensure_synced(self) -> None:
+        """Sync once per process; later changes are picked up by an explicit `sync()`."""
+        if not self._synced:
+            self.sync(progress=_log_progress(self.kind))
+
+    def search(self, query: str, limit: int, collections: list[str] | None = None) -> list[Hit]:
+        """Ranked pages for the query."""
+        self.ensure_synced()
+        return self.index.search(query, limit, collections)
+
+    def find(self, ref: str) -> Document | None:
+        """A page by key, URL or path."""
+        self.ensure_synced()
+        return self.index.find(ref)
+
+    def get(self, key: str) -> Document | None:
+        """A page by exact key."""
+        self.ensure_synced()
+        return self.index.get(key)
+
+
+def _log_progress(kind: str) -> Callable[[int, int], None]:
+    def report(done: int, total: int) -> None:
+        if total >= 200:
+            log.info("indexing %s: %d/%d pages", kind, done, total)
+
+    return report

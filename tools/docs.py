@@ -1,0 +1,98 @@
+"""Documentation tools: `search_docs` (ranked pages) and `get_doc_page` (a whole page or a section)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.tools import BaseTool, StructuredTool
+from pydantic import BaseModel, Field
+
+from tools.corpus import FolderCorpus, UrlRule
+from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
+from tools.render import render_document, render_hits
+from tools.settings import REPO_ROOT, SourceSettings
+
+MAX_RESULTS = 20
+
+
+def docs_source(settings: SourceSettings) -> Any:
+    """The configured docs: an llms.txt site when `DOCS_AGENT_LLMS_TXT_URL` is set, else the folder."""
+    if settings.llms_txt_url:
+        from tools.docs_http import LlmsTxtCorpus
+
+        return LlmsTxtCorpus(settings.llms_txt_url, settings.index_dir, settings.docs_lang)
+    root = settings.docs_dir
+    if root is None or not root.is_dir():
+        return None
+    prefix = ""
+    if not settings.docs_base_url:
+        try:
+            prefix = root.resolve().relative_to(REPO_ROOT).as_posix() + "/"
+        except ValueError:
+            prefix = ""
+    rule = UrlRule(settings.docs_base_url, settings.docs_strip_prefixes, prefix)
+    return FolderCorpus(root, "docs", settings.index_dir, rule, language=settings.docs_lang)
+
+
+class SearchDocsArgs(BaseModel):
+    """Arguments of `search_docs`."""
+
+    query: str = Field(description="Keywords as a person would type them: product terms, API names, error text.")
+    limit: int = Field(default=5, description="How many pages to return (1-20).")
+    feedback_to_user: str = Field(description=FEEDBACK_DESCRIPTION)
+
+
+class GetDocPageArgs(BaseModel):
+    """Arguments of `get_doc_page`."""
+
+    url_or_path: str = Field(description="A URL or path exactly as `search_docs` returned it.")
+    section: str | None = Field(default=None, description="A heading to read just that section (with its subsections); null for the whole page.")
+    feedback_to_user: str = Field(description=FEEDBACK_DESCRIPTION)
+
+
+def create_docs_tools(corpus: Any) -> list[BaseTool]:
+    """`search_docs` and `get_doc_page` over any corpus with `search`/`find` (folder or llms.txt)."""
+
+    def search_docs(query: str, limit: int = 5, feedback_to_user: str = "") -> tuple[str, list[dict[str, Any]]]:
+        emit_feedback(feedback_to_user)
+        if not query.strip():
+            return "The query is empty: give a few keywords.", []
+        limit = max(1, min(int(limit), MAX_RESULTS))
+        hits = corpus.search(query, limit)
+        artifact = [{"url": h.url, "title": h.title, "key": h.key, "section": h.section} for h in hits]
+        return render_hits(hits, query, "pages"), artifact
+
+    def get_doc_page(url_or_path: str, section: str | None = None, feedback_to_user: str = "") -> tuple[str, dict[str, Any]]:
+        emit_feedback(feedback_to_user)
+        doc = corpus.find(url_or_path)
+        if doc is None:
+            return (
+                f"No page {url_or_path!r}. Use a URL or path exactly as search_docs returned it.",
+                {},
+            )
+        text = render_document(doc, section)
+        return text, {"url": doc.url, "title": doc.title, "key": doc.key, "section": section}
+
+    return [
+        StructuredTool.from_function(
+            search_docs,
+            name="search_docs",
+            description=(
+                "Search the product documentation; returns ranked pages with URL, best-matching "
+                "section and a snippet. Snippets are not enough to answer: read the best page with "
+                "get_doc_page. For error messages and known problems also try search_support_articles."
+            ),
+            args_schema=SearchDocsArgs,
+            response_format="content_and_artifact",
+        ),
+        StructuredTool.from_function(
+            get_doc_page,
+            name="get_doc_page",
+            description=(
+                "Read a documentation page found by search_docs: the whole page, or one section by "
+                "heading. Long pages are cut; the note at the end names the sections left out."
+            ),
+            args_schema=GetDocPageArgs,
+            response_format="content_and_artifact",
+        ),
+    ]

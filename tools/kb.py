@@ -1,0 +1,172 @@
+"""Knowledge-base tools, in two steps: `search_support_articles` (titles and ids only) then
+`get_article_content` (whole articles, at most 5 per call).
+
+Two steps because a KB search that returns bodies floods the context: titles are enough to
+choose, and the model reads only what it chose.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from langchain_core.tools import BaseTool, StructuredTool
+from pydantic import BaseModel, Field
+
+from tools.corpus import FolderCorpus, UrlRule
+from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
+from tools.render import render_document
+from tools.search_index import Document, Hit
+from tools.settings import REPO_ROOT, SourceSettings
+
+MAX_ARTICLES_PER_CALL = 5
+MAX_SEARCH_RESULTS = 100
+ARTICLE_LIMIT = 8_000
+
+
+class KnowledgeBase(Protocol):
+    """What the KB tools need from a backend (local folder or help-center API)."""
+
+    def search(self, query: str, limit: int, collections: list[str] | None = None) -> list[Hit]:
+        """Ranked articles."""
+        ...
+
+    def get(self, key: str) -> Document | None:
+        """One article by id."""
+        ...
+
+    def list_collections(self) -> list[str]:
+        """Known collections."""
+        ...
+
+
+class FolderKnowledgeBase(FolderCorpus):
+    """KB articles in a folder: ids are paths without extension, top folders are collections."""
+
+    def __init__(self, root: Any, index_dir: Any, language: str = "python") -> None:
+        try:
+            prefix = root.resolve().relative_to(REPO_ROOT).as_posix() + "/"
+        except ValueError:
+            prefix = ""
+        super().__init__(
+            root,
+            "kb",
+            index_dir,
+            UrlRule(path_prefix=prefix),
+            language=language,
+            key_for=lambda rel: rel.rsplit(".", 1)[0],
+            collection_for=lambda rel: rel.split("/", 1)[0] if "/" in rel else "general",
+            url_from_meta="source_url",
+        )
+        # With no `source_url` in the frontmatter the citation is the file path itself.
+        self.url_rule = UrlRule(path_prefix=prefix)
+
+    def list_collections(self) -> list[str]:
+        """Top folders that hold articles."""
+        self.ensure_synced()
+        return self.index.collections()
+
+
+def kb_backend(settings: SourceSettings) -> KnowledgeBase | None:
+    """The configured KB: a help-center API when `DOCS_AGENT_KB_URL` is set, else the folder."""
+    if settings.kb_url:
+        from tools.kb_http import HelpCenterKnowledgeBase
+
+        return HelpCenterKnowledgeBase(settings.kb_url, settings.kb_token)
+    if settings.kb_dir is not None and settings.kb_dir.is_dir():
+        return FolderKnowledgeBase(settings.kb_dir, settings.index_dir, settings.docs_lang)
+    return None
+
+
+class SearchArticlesArgs(BaseModel):
+    """Arguments of `search_support_articles`."""
+
+    query: str = Field(description="Keywords: the error message, symptom or question.")
+    collections: str = Field(default="all", description='"all", or comma-separated collection names to search in.')
+    limit: int = Field(default=50, description="How many titles to return (1-100).")
+    feedback_to_user: str = Field(description=FEEDBACK_DESCRIPTION)
+
+
+class GetArticlesArgs(BaseModel):
+    """Arguments of `get_article_content`."""
+
+    article_ids: list[str] = Field(description="Up to 5 article ids from search_support_articles.")
+    feedback_to_user: str = Field(description=FEEDBACK_DESCRIPTION)
+
+
+def create_kb_tools(kb: KnowledgeBase) -> list[BaseTool]:
+    """The two-step KB tools over a backend."""
+
+    def search_support_articles(
+        query: str, collections: str = "all", limit: int = 50, feedback_to_user: str = ""
+    ) -> tuple[str, list[dict[str, Any]]]:
+        emit_feedback(feedback_to_user)
+        if not query.strip():
+            return "The query is empty: give a few keywords.", []
+        limit = max(1, min(int(limit), MAX_SEARCH_RESULTS))
+        wanted = None
+        if collections and collections.strip().lower() != "all":
+            wanted = [c.strip() for c in collections.split(",") if c.strip()]
+            known = kb.list_collections()
+            unknown = [c for c in wanted if c not in known]
+            if unknown:
+                return (
+                    f"Unknown collection(s): {', '.join(unknown)}. Known: {', '.join(known)}.",
+                    [],
+                )
+        hits = kb.search(query, limit, wanted)
+        if not hits:
+            return f"No support articles found for {query!r}.", []
+        lines = [f"{len(hits)} articles for {query!r} (id — title [collection]):"]
+        lines += [f"- {h.key} — {h.title} [{h.collection}]" for h in hits]
+        lines.append("Read the relevant ones with get_article_content(article_ids=[...]).")
+        artifact = [{"id": h.key, "title": h.title, "url": h.url, "collection": h.collection} for h in hits]
+        return "\n".join(lines), artifact
+
+    def get_article_content(
+        article_ids: list[str], feedback_to_user: str = ""
+    ) -> tuple[str, list[dict[str, Any]]]:
+        emit_feedback(feedback_to_user)
+        ids = [str(i).strip() for i in (article_ids or []) if str(i).strip()]
+        if not ids:
+            return "No article ids given: pass ids from search_support_articles.", []
+        notes: list[str] = []
+        if len(ids) > MAX_ARTICLES_PER_CALL:
+            notes.append(
+                f"Only the first {MAX_ARTICLES_PER_CALL} of {len(ids)} ids were read; "
+                f"ask again for: {', '.join(ids[MAX_ARTICLES_PER_CALL:])}."
+            )
+            ids = ids[:MAX_ARTICLES_PER_CALL]
+        parts: list[str] = []
+        found: list[dict[str, Any]] = []
+        missing: list[str] = []
+        for article_id in dict.fromkeys(ids):
+            doc = kb.get(article_id)
+            if doc is None:
+                missing.append(article_id)
+                continue
+            found.append({"id": doc.key, "title": doc.title, "url": doc.url})
+            parts.append(f"## Article {doc.key}\n" + render_document(doc, limit=ARTICLE_LIMIT))
+        if missing:
+            notes.append(f"Unknown article id(s): {', '.join(missing)}.")
+        return "\n\n---\n\n".join(parts + notes), found
+
+    return [
+        StructuredTool.from_function(
+            search_support_articles,
+            name="search_support_articles",
+            description=(
+                "Search support articles (troubleshooting, FAQ, error references): returns titles, "
+                "ids and collections only, never bodies. Then read the relevant ones with "
+                "get_article_content. Best for error messages, symptoms and 'why does X fail'."
+            ),
+            args_schema=SearchArticlesArgs,
+            response_format="content_and_artifact",
+        ),
+        StructuredTool.from_function(
+            get_article_content,
+            name="get_article_content",
+            description="Read whole support articles by id (at most 5 per call), as found by search_support_articles.",
+            args_schema=GetArticlesArgs,
+            response_format="content_and_artifact",
+        ),
+    ]

@@ -1,0 +1,97 @@
+"""Markdown rendering of retrieved pages and articles: the one place that decides what the model reads."""
+
+from __future__ import annotations
+
+import re
+
+from tools.mdx import Section
+from tools.search_index import Document, Hit
+
+PAGE_LIMIT = 12_000
+_BOLD_RE = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_CTRL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def clean_text(text: str) -> str:
+    """Retrieved prose as the model should see it: no bold (it reads as emphasis/orders), no controls."""
+    return _CTRL_RE.sub("", _BOLD_RE.sub(r"\2", text))
+
+
+def section_subtree(sections: list[Section], name: str) -> list[Section] | None:
+    """The section whose heading or anchor matches `name`, with its subsections."""
+    wanted = name.strip().lstrip("#").strip().lower()
+    for i, s in enumerate(sections):
+        if s.heading.lower() == wanted or (s.anchor and s.anchor == wanted):
+            end = i + 1
+            while end < len(sections) and sections[end].level > s.level:
+                end += 1
+            return sections[i:end]
+    for i, s in enumerate(sections):  # then a looser match
+        if wanted and wanted in s.heading.lower():
+            end = i + 1
+            while end < len(sections) and sections[end].level > s.level:
+                end += 1
+            return sections[i:end]
+    return None
+
+
+def render_sections(sections: list[Section], limit: int = PAGE_LIMIT) -> tuple[str, list[str]]:
+    """Markdown of whole sections up to `limit` characters; returns it and the headings left out."""
+    parts: list[str] = []
+    size = 0
+    left_out: list[str] = []
+    for s in sections:
+        block = ""
+        if s.level > 0:
+            block = "#" * s.level + " " + s.heading + "\n\n"
+        block += clean_text(s.text)
+        if size + len(block) > limit and parts:
+            if s.level > 0:
+                left_out.append(s.heading)
+            continue
+        if len(block) > limit:
+            block = block[:limit].rsplit("\n", 1)[0] + "\n…"
+        parts.append(block.strip())
+        size += len(block) + 2
+    return "\n\n".join(p for p in parts if p), left_out
+
+
+def render_document(doc: Document, section: str | None = None, limit: int = PAGE_LIMIT) -> str:
+    """A page (or one section of it) as markdown with a header naming its citation."""
+    sections = doc.sections
+    header = f"# {doc.title}\nSource: {doc.url}\n"
+    if section:
+        sub = section_subtree(sections, section)
+        if sub is None:
+            names = ", ".join(s.heading for s in sections if s.level in (2, 3))
+            return f"No section {section!r} in {doc.url}. Sections: {names or '(none)'}."
+        sections = sub
+        anchor = sub[0].anchor
+        header = f"# {doc.title} — {sub[0].heading}\nSource: {doc.url}{'#' + anchor if anchor else ''}\n"
+    elif sections and sections[0].level == 0:
+        sections = [Section("", 0, sections[0].text, "")] + sections[1:]
+    if doc.description:
+        header += f"Description: {clean_text(doc.description)}\n"
+    body, left_out = render_sections(sections, limit)
+    text = header + "\n" + body
+    if left_out:
+        text += (
+            f"\n\n[Page cut at {limit} characters. Sections left out: {'; '.join(left_out)}. "
+            "Call again with `section` set to one of them to read it.]"
+        )
+    return text
+
+
+def render_hits(hits: list[Hit], query: str, what: str = "pages") -> str:
+    """A numbered markdown list of search hits: title, URL, best section, snippet."""
+    if not hits:
+        return f"No {what} found for {query!r}. Try other keywords or a synonym."
+    lines = [f"{len(hits)} {what} for {query!r}:"]
+    for n, h in enumerate(hits, 1):
+        url = h.url + (f"#{h.anchor}" if h.anchor else "")
+        lines.append(f"{n}. {h.title} — {url}")
+        if h.section:
+            lines.append(f"   Section: {h.section}")
+        if h.snippet:
+            lines.append(f"   > {h.snippet}")
+    return "\n".join(lines)

@@ -1,0 +1,140 @@
+"""Text helpers shared by every source: identifier splitting, query terms, sanitising.
+
+One place for "how words are cut" so the index, the offline model and the benchmarks agree.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Words that carry no topic. Kept short on purpose: BM25's idf already discounts common words,
+# this list only removes the question scaffolding that would make every query an OR of everything.
+STOPWORDS = frozenset(
+    """
+    a an the and or but if then else of to in on at by for with from into onto over under about as
+    is are was were be been being am do does did doing done have has had having can could should would
+    will shall may might must i me my we our you your he she it its they them their this that these
+    those there here what which who whom whose when where why how not no nor so too very just also
+    any all some such only own same than s t don doesn didn isn aren wasn weren won get got gets
+    use using used want wanted need needs trying try tried way ways work works working possible
+    please help question issue problem like one way make makes e g eg vs via within without
+    """.split()
+)
+
+_WORD_RE = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?|[^\W\d_]+", re.UNICODE)
+_IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+")
+
+
+def split_identifier(token: str) -> list[str]:
+    """Split `StateGraph`, `state_graph`, `stream_mode`, `INVALID_CONCURRENT_GRAPH_UPDATE` into words.
+
+    Returns lower-case parts; a token that is a single plain word returns itself.
+    """
+    parts: list[str] = []
+    for chunk in re.split(r"[_.\-/]+", token):
+        if not chunk:
+            continue
+        parts.extend(p.lower() for p in _CAMEL_RE.findall(chunk))
+    return parts or [token.lower()]
+
+
+def is_identifier(token: str) -> bool:
+    """True for tokens a person would only write when naming code: CamelCase, snake_case, CONSTANTS."""
+    if "_" in token.strip("_") and re.search(r"[A-Za-z]", token):
+        return True
+    if re.fullmatch(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+", token):  # StateGraph
+        return True
+    if re.fullmatch(r"[a-z]+(?:[A-Z][a-z0-9]*)+", token):  # camelCase
+        return True
+    return bool(re.fullmatch(r"[A-Z][A-Z0-9]{2,}(?:_[A-Z0-9]+)+", token))  # ERROR_CODE
+
+
+def expand_for_index(text: str) -> str:
+    """Append the split parts of every compound identifier so `state graph` finds `StateGraph`.
+
+    The original text stays first (phrases and snippets still read naturally); the expansions are
+    appended once per distinct identifier.
+    """
+    extra: list[str] = []
+    seen: set[str] = set()
+    for ident in _IDENT_RE.findall(text):
+        for token in ident.split("."):
+            if token in seen:
+                continue
+            seen.add(token)
+            parts = split_identifier(token)
+            if len(parts) > 1:
+                extra.append(" ".join(parts))
+                extra.append("".join(parts))
+    if not extra:
+        return text
+    return text + "\n" + " ".join(extra)
+
+
+def query_terms(query: str) -> list[str]:
+    """Terms of a free-text query: identifiers split and joined, stopwords dropped, order kept."""
+    terms: list[str] = []
+    seen: set[str] = set()
+
+    def add(term: str) -> None:
+        term = term.lower()
+        if term and term not in seen and term not in STOPWORDS and len(term) > 1:
+            seen.add(term)
+            terms.append(term)
+
+    for raw in re.findall(r"[A-Za-z0-9_.\-]+|[^\W_]+", query, re.UNICODE):
+        raw = raw.strip(".-")
+        if not raw:
+            continue
+        parts = split_identifier(raw) if re.search(r"[A-Za-z]", raw) else [raw]
+        if len(parts) > 1:
+            add("".join(parts))
+        for part in parts:
+            add(part)
+    return terms
+
+
+def identifiers_in(text: str) -> list[str]:
+    """Code identifiers a question names: backticked spans, CamelCase, snake_case, ERROR_CODES."""
+    found: list[str] = []
+    for span in re.findall(r"`([^`]{1,80})`", text):
+        for ident in _IDENT_RE.findall(span):
+            found.append(ident.split(".")[-1] if "(" not in ident else ident)
+    for token in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text):
+        if is_identifier(token):
+            found.append(token)
+    out: list[str] = []
+    for ident in found:
+        ident = ident.strip("_") if ident.strip("_") else ident
+        if len(ident) >= 3 and ident not in out:
+            out.append(ident)
+    return out
+
+
+_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s*", re.MULTILINE)
+_BOLD_RE = re.compile(r"(\*\*|__)(.+?)\1", re.DOTALL)
+
+
+def sanitize_external(text: str, limit: int = 500) -> str:
+    """Make retrieved text unable to pose as instructions: no headings, no bold, capped length.
+
+    Used for snippets and other short excerpts of external text that land in the model's context.
+    """
+    text = _HEADING_RE.sub("", text)
+    text = _BOLD_RE.sub(r"\2", text)
+    text = re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", "", text)
+    text = re.sub(r"\s+", " ", text).strip()
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return text
+
+
+def cap(text: str, limit: int, note: str = "") -> str:
+    """Cut text at `limit` characters on a line boundary, appending `note` when cut."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n", 0, limit)
+    if cut < limit // 2:
+        cut = limit
+    return text[:cut].rstrip() + ("\n\n" + note if note else "\n…")
