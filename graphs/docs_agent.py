@@ -14,16 +14,12 @@ from langchain.agents.middleware import AgentMiddleware
 from langchain_core.tools import BaseTool
 
 from graphs.context import Context
-from graphs.models import ContextModelMiddleware, announce_model, load_chat_model
+from graphs.middleware import shared_middleware
+from graphs.models import announce_model, load_chat_model
 from graphs.prompts import SYSTEM_PROMPT
 from tools import create_all_tools
 
 RECURSION_LIMIT = 25
-
-
-def default_middleware() -> list[AgentMiddleware[Any, Any]]:
-    """Middleware shared by the graphs, outermost first."""
-    return [ContextModelMiddleware()]
 
 
 def build_docs_agent(
@@ -36,7 +32,7 @@ def build_docs_agent(
         model=load_chat_model("offline"),
         tools=list(create_all_tools() if tools is None else tools),
         system_prompt=SYSTEM_PROMPT,
-        middleware=list(default_middleware() if middleware is None else middleware),
+        middleware=list(shared_middleware() if middleware is None else middleware),
         context_schema=Context,
         name="docs_agent",
     )

@@ -1,0 +1,108 @@
+"""E2E fixtures: a real `langgraph dev` started from the checkout on a free loopback port."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+LANGGRAPH = Path(sys.executable).with_name("langgraph")
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def offline_env(tmp: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """Environment for a quiet, offline server: no analytics, version check, tracing or keys."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env.update(
+        LANGGRAPH_CLI_NO_ANALYTICS="1",
+        LANGGRAPH_NO_VERSION_CHECK="true",
+        LANGSMITH_TRACING="false",
+        DOCS_AGENT_INDEX_DIR=str(tmp / "index"),
+        PYTHONUNBUFFERED="1",
+    )
+    env.pop("DOCS_AGENT_MODEL", None)
+    env.pop("OPENAI_BASE_URL", None)
+    env.update(extra or {})
+    return env
+
+
+def private_config(workdir: Path) -> Path:
+    """A copy of langgraph.json with absolute paths, so the server can run from `workdir`.
+
+    The dev server keeps its state in `./.langgraph_api` of its working directory; running each
+    test server from its own temp folder keeps concurrent servers (and the developer's) apart.
+    """
+    config = json.loads((REPO_ROOT / "langgraph.json").read_text())
+
+    def absolute(spec: str) -> str:
+        return str(REPO_ROOT / spec[2:]) if spec.startswith("./") else spec
+
+    config["graphs"] = {name: absolute(spec) for name, spec in config["graphs"].items()}
+    config["dependencies"] = [str(REPO_ROOT) if d == "." else absolute(d) for d in config["dependencies"]]
+    if isinstance(config.get("auth"), dict) and "path" in config["auth"]:
+        config["auth"]["path"] = absolute(config["auth"]["path"])
+    config["env"] = str(workdir / ".env")
+    path = workdir / "langgraph.json"
+    path.write_text(json.dumps(config, indent=2))
+    return path
+
+
+@contextmanager
+def langgraph_dev(tmp: Path, extra_env: dict[str, str] | None = None, args: list[str] | None = None) -> Iterator[str]:
+    """Start `langgraph dev` on the checkout's langgraph.json and yield its URL.
+
+    The working directory is a temp folder so the server's `.langgraph_api/` state stays private.
+    """
+    port = free_port()
+    workdir = tmp / "server"
+    workdir.mkdir(parents=True, exist_ok=True)
+    log_path = workdir / "server.log"
+    cmd = [str(LANGGRAPH), "dev", "--no-browser", "--no-reload", "--port", str(port),
+           "--config", str(private_config(workdir)), *(args or [])]
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(cmd, cwd=workdir, env=offline_env(tmp, extra_env), stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"langgraph dev exited early:\n{log_path.read_text()[-4000:]}")
+            try:
+                if httpx.get(url + "/ok", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        else:
+            raise RuntimeError(f"langgraph dev did not start:\n{log_path.read_text()[-4000:]}")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One shared offline server for the e2e session."""
+    with langgraph_dev(tmp_path_factory.mktemp("dev")) as url:
+        yield url
