@@ -25,6 +25,7 @@ RECURSION_LIMIT = 25
 def build_docs_agent(
     tools: Sequence[BaseTool] | None = None,
     middleware: Sequence[AgentMiddleware[Any, Any]] | None = None,
+    checkpointer: Any = None,
 ) -> Any:
     """Compile docs_agent over `tools` (default: the configured catalog)."""
     agent = create_agent(
@@ -34,6 +35,7 @@ def build_docs_agent(
         system_prompt=SYSTEM_PROMPT,
         middleware=list(shared_middleware() if middleware is None else middleware),
         context_schema=Context,
+        checkpointer=checkpointer,  # None on the platform: the server provides it
         name="docs_agent",
     )
     return agent.with_config({"recursion_limit": RECURSION_LIMIT})

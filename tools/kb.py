@@ -1,5 +1,7 @@
-"""Knowledge-base tools, in two steps: `search_support_articles` (titles and ids only) then
-`get_article_content` (whole articles, at most 5 per call).
+"""Knowledge-base tools in two steps: titles first, then whole articles.
+
+`search_support_articles` returns titles and ids only; `get_article_content` returns whole
+articles, at most 5 per call.
 
 Two steps because a KB search that returns bodies floods the context: titles are enough to
 choose, and the model reads only what it chose.
