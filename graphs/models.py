@@ -43,6 +43,12 @@ def load_chat_model(spec: str, *, streaming: bool = True) -> BaseChatModel:
             kwargs["base_url"] = os.environ["OPENAI_BASE_URL"]
         if not streaming:
             kwargs["disable_streaming"] = True
+        if spec.split(":", 1)[0] in {"openai", "anthropic", "azure_openai"}:
+            # One retry layer, ours (graphs/resilience.py: jitter, Retry-After, an honest final
+            # message): SDK retries would multiply it and, with the SDK's 600 s default timeout,
+            # keep a dead provider from ever reaching the fallback chain.
+            kwargs["max_retries"] = 0
+            kwargs["timeout"] = float(os.environ.get("DOCS_AGENT_MODEL_TIMEOUT_S", "") or 60)
         model = init_chat_model(spec, **kwargs)
     with _cache_lock:
         _cache[key] = model

@@ -11,6 +11,7 @@ Nothing is generated: every sentence in the answer comes from a source or from a
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import re
 from collections.abc import Iterator, Sequence
@@ -282,6 +283,8 @@ class OfflineChatModel(BaseChatModel):
 
     def plan(self, messages: Sequence[BaseMessage]) -> AIMessage:
         """The next step: tool calls for this turn, or the final answer."""
+        if is_suggestions_request(messages):
+            return AIMessage(content=offline_suggestions(messages, self.language))
         question, turn = current_turn(messages)
         lang = resolve_language(self.language, question)
         done = {m.name for m in turn if isinstance(m, ToolMessage)}
@@ -308,11 +311,10 @@ class OfflineChatModel(BaseChatModel):
             calls.append({"name": "search_docs", "args": {"query": query, "limit": 5, "feedback_to_user": phrase("search_docs", lang)}})
         if self._has("search_support_articles"):
             calls.append({"name": "search_support_articles", "args": {"query": query, "collections": "all", "limit": 10, "feedback_to_user": phrase("search_kb", lang)}})
-        idents = identifiers_in(question)
-        if idents and self._has("search_code"):
-            ident = idents[0]
-            pattern = r"\b" + re.escape(ident) + r"\b"
-            calls.append({"name": "search_code", "args": {"pattern": pattern, "path": None, "feedback_to_user": f"{phrase('search_code', lang)} {ident}"}})
+        code = _code_step(question) if self._has("search_code") else None
+        if code:
+            pattern, label = code
+            calls.append({"name": "search_code", "args": {"pattern": pattern, "path": None, "feedback_to_user": f"{phrase('search_code', lang)} {label}"}})
         return calls
 
     def _read_calls(self, results: dict[str | None, ToolMessage], lang: str) -> list[dict[str, Any]]:
@@ -371,7 +373,78 @@ class OfflineChatModel(BaseChatModel):
             yield ChatGenerationChunk(message=AIMessageChunk(content=token))
 
 
+def _code_step(question: str) -> tuple[str, str] | None:
+    """The code search for a question; None when nothing fits.
+
+    Its named identifiers, else the defined symbols its words point to (`tools.code_symbols`)
+    over the configured code roots.
+    """
+    from tools import load_sources
+    from tools.code_symbols import code_pattern
+
+    try:
+        roots = load_sources().code_roots
+    except Exception:  # noqa: BLE001 — a broken source config must not stop the answer
+        roots = []
+    if roots:
+        pattern, names = code_pattern(question, roots)
+        if pattern:
+            return pattern, ", ".join(names[:3])
+    idents = identifiers_in(question)
+    if idents:
+        return r"\b" + re.escape(idents[0]) + r"\b", idents[0]
+    return None
+
+
 def _json(args: dict[str, Any]) -> str:
     import json
 
     return json.dumps(args, ensure_ascii=False)
+
+
+# -- follow-up suggestions (called by graphs/suggests.py) -------------------------------------------
+# The suggestion call's system message starts with SUGGESTIONS_MARKER and its one user message is a
+# transcript under USER_HEADER / ASSISTANT_HEADER lines. Offline, suggestions come from the headings
+# the last answer cited, emitted as fenced JSON so they pass through the same parser as a real model's.
+
+SUGGESTIONS_MARKER = "Task: suggest follow-up questions."
+USER_HEADER = "### User"
+ASSISTANT_HEADER = "### Assistant"
+_MORE_ABOUT = {
+    "en": "Tell me more about {topic}", "ru": "Расскажи подробнее: {topic}",
+    "pl": "Powiedz mi więcej o: {topic}", "it": "Dimmi di più su: {topic}",
+    "de": "Erzähl mir mehr über: {topic}", "es": "Cuéntame más sobre: {topic}",
+    "fr": "Dis-m'en plus sur : {topic}",
+}
+# Cited passages are labelled "**Title › Heading** — cite" (docs_agent) or "- Title › Heading: …" (deep_agent).
+_CITED_LABEL_RE = re.compile(r"^(?:\*\*(.+?)\*\* — |- (.+? › .+?): )", re.MULTILINE)
+
+
+def is_suggestions_request(messages: Sequence[BaseMessage]) -> bool:
+    """True when the first message is the suggestion call's system prompt."""
+    return bool(messages) and messages[0].type == "system" and SUGGESTIONS_MARKER in message_text(messages[0])
+
+
+def offline_suggestions(messages: Sequence[BaseMessage], language: str) -> str:
+    """Deterministic follow-ups: one per heading cited in the last answer, in the user's language."""
+    limit_m = re.search(r"up to (\d+)", message_text(messages[0]))
+    limit = int(limit_m.group(1)) if limit_m else 3
+    text = "\n".join(message_text(m) for m in messages[1:])
+    blocks = re.split(rf"^({re.escape(USER_HEADER)}|{re.escape(ASSISTANT_HEADER)})$", text, flags=re.MULTILINE)
+    questions = [blocks[i + 1].strip() for i in range(1, len(blocks) - 1, 2) if blocks[i] == USER_HEADER]
+    answers = [blocks[i + 1] for i in range(1, len(blocks) - 1, 2) if blocks[i] == ASSISTANT_HEADER]
+    lang = resolve_language(language, questions[-1] if questions else "")
+    template = _MORE_ABOUT.get(lang, _MORE_ABOUT["en"])
+    asked = {q.lower() for q in questions}
+    suggests: list[dict[str, Any]] = []
+    for bold, bullet in _CITED_LABEL_RE.findall(answers[-1] if answers else ""):
+        label = bold or bullet
+        title, _, heading = (part.strip() for part in label.partition(" › "))
+        prompt = template.format(topic=f"{heading} ({title})" if heading else title)
+        if len(suggests) >= limit or prompt.lower() in asked or any(s["prompt"] == prompt for s in suggests):
+            continue
+        short = heading if heading and all(s["label"] != heading for s in suggests) else title
+        if len(short) > 40:
+            short = short[:40].rsplit(" ", 1)[0] + "…"
+        suggests.append({"label": short, "prompt": prompt, "position": len(suggests)})
+    return "```json\n" + json.dumps({"suggests": suggests}, ensure_ascii=False, indent=1) + "\n```"

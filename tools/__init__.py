@@ -62,10 +62,20 @@ def create_code_group(sources: Sources) -> list[BaseTool]:
     return create_code_tools(sources.code_roots, sources.settings.code_timeout_s)
 
 
+def create_memory_group() -> list[BaseTool]:
+    """save_memory / list_memories / delete_memory on the platform store (DOCS_AGENT_MEMORY=false: off).
+
+    The store comes from the server at run time; without one the tools answer with a clear message.
+    """
+    from tools.memory import create_memory_tools, memory_enabled
+
+    return create_memory_tools() if memory_enabled() else []
+
+
 def create_all_tools(sources: Sources | None = None) -> list[BaseTool]:
-    """The flat catalog for docs_agent: every group whose source is present."""
+    """The flat catalog for docs_agent: every group whose source is present, plus memory."""
     sources = sources or load_sources()
     tools = create_docs_group(sources) + create_kb_group(sources) + create_code_group(sources)
     if not tools:
         log.warning("no knowledge source is configured or present: the agent has no tools")
-    return tools
+    return tools + create_memory_group()

@@ -150,6 +150,8 @@ def walk_files(base: Path) -> list[Path]:
     for dirpath, dirnames, filenames in os.walk(base):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
         for name in sorted(filenames):
-            if not name.startswith("."):
-                out.append(Path(dirpath) / name)
+            full = Path(dirpath) / name
+            # Symlinks are skipped as ripgrep skips them (no --follow): one may point out of the root.
+            if not name.startswith(".") and not full.is_symlink():
+                out.append(full)
     return out

@@ -91,6 +91,11 @@ class FolderCorpus:
                 out.append(SourceFile(key, st.st_mtime, st.st_size))
         return out
 
+    def rel_path(self, key: str) -> str | None:
+        """The file (relative to the root) behind a key, once the corpus has been listed."""
+        self.ensure_synced()
+        return self._paths.get(key)
+
     def _read(self, key: str) -> bytes:
         return (self.root / self._paths[key]).read_bytes()
 

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import re
-
 from tools.mdx import Section
 from tools.search_index import Document, Hit
+from tools.text import strip_bold, strip_controls
 
 PAGE_LIMIT = 12_000
-_BOLD_RE = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
-_CTRL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def clean_text(text: str) -> str:
     """Retrieved prose as the model should see it: no bold (it reads as emphasis/orders), no controls."""
-    return _CTRL_RE.sub("", _BOLD_RE.sub(r"\2", text))
+    return strip_controls(strip_bold(text))
 
 
 def section_subtree(sections: list[Section], name: str) -> list[Section] | None:

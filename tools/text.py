@@ -6,6 +6,7 @@ One place for "how words are cut" so the index, the offline model and the benchm
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # Words that carry no topic. Kept short on purpose: BM25's idf already discounts common words,
 # this list only removes the question scaffolding that would make every query an OR of everything.
@@ -24,6 +25,11 @@ STOPWORDS = frozenset(
 _WORD_RE = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?|[^\W\d_]+", re.UNICODE)
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+")
+
+
+@lru_cache(maxsize=65536)
+def _split_cached(token: str) -> tuple[str, ...]:
+    return tuple(split_identifier(token))
 
 
 def split_identifier(token: str) -> list[str]:
@@ -59,11 +65,13 @@ def expand_for_index(text: str) -> str:
     extra: list[str] = []
     seen: set[str] = set()
     for ident in _IDENT_RE.findall(text):
-        for token in ident.split("."):
+        for token in ident.split(".") if "." in ident else (ident,):
             if token in seen:
                 continue
             seen.add(token)
-            parts = split_identifier(token)
+            if token.isalpha() and (token.islower() or token.isupper() or token[1:].islower()):
+                continue  # a plain word: nothing to split (the common case, kept cheap)
+            parts = _split_cached(token)
             if len(parts) > 1:
                 extra.append(" ".join(parts))
                 extra.append("".join(parts))
@@ -113,7 +121,24 @@ def identifiers_in(text: str) -> list[str]:
 
 
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s*", re.MULTILINE)
-_BOLD_RE = re.compile(r"(\*\*|__)(.+?)\1", re.DOTALL)
+# Bold in prose only: `__x__` counts only between non-word characters, so `__init__.py` and
+# `my__var` survive; code (fences, inline spans, numbered code lines) is left untouched.
+_BOLD_RE = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|(?<![\w/.])__(?=\S)(.+?)(?<=\S)__(?![\w.])", re.DOTALL)
+_CODE_SPAN_RE = re.compile(r"(```.*?(?:```|\Z)|`[^`\n]*`|^\s*\d+ \| .*$)", re.DOTALL | re.MULTILINE)
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+
+
+def strip_bold(text: str) -> str:
+    """Remove bold markers (which read as emphasis or orders to a model) from prose, not code."""
+    parts = _CODE_SPAN_RE.split(text)
+    for i in range(0, len(parts), 2):  # even items are prose, odd ones code
+        parts[i] = _BOLD_RE.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), parts[i])
+    return "".join(parts)
+
+
+def strip_controls(text: str) -> str:
+    """Drop control and bidi-override characters; keep newlines and tabs."""
+    return _CONTROL_RE.sub("", text)
 
 
 def sanitize_external(text: str, limit: int = 500) -> str:
@@ -122,8 +147,7 @@ def sanitize_external(text: str, limit: int = 500) -> str:
     Used for snippets and other short excerpts of external text that land in the model's context.
     """
     text = _HEADING_RE.sub("", text)
-    text = _BOLD_RE.sub(r"\2", text)
-    text = re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", "", text)
+    text = strip_controls(strip_bold(text))
     text = re.sub(r"\s+", " ", text).strip()
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"

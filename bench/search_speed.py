@@ -1,0 +1,161 @@
+"""Index and search speed of the docs+KB index beside rank-bm25, on one corpus.
+
+    python bench/search_speed.py --corpus ../shared/corpus [--questions FILE] [--json]
+
+Each side runs in its own child process so peak RSS is its own. Ours: cold build (fresh temp
+index), warm open (new process-level objects over the built index, change check included),
+re-index after one page changes (on a private copy of the corpus), search latency per eval
+question (docs search + KB search, as the agent's two search tools do). rank-bm25: build of a
+BM25Okapi over the same pages (tokenised whole pages), and `get_scores` + top-10 per question.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+BASE_URL = "https://docs.langchain.com/oss/python"
+STRIP = ("src/oss/python/", "src/oss/")
+REPEATS = 5
+
+
+def _questions(path: Path) -> list[str]:
+    return [json.loads(line)["question"] for line in path.read_text().splitlines() if line.strip()]
+
+
+def _percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return {"p50_ms": round(statistics.median(ordered) * 1000, 3), "p95_ms": round(p95 * 1000, 3)}
+
+
+def _peak_rss_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def ours(corpus: Path, questions: list[str]) -> dict[str, Any]:
+    """Build, open, re-index and search with tools.corpus on a private copy of the corpus."""
+    import logging
+
+    logging.disable(logging.WARNING)
+    from tools.corpus import FolderCorpus, UrlRule
+    from tools.kb import FolderKnowledgeBase
+
+    with tempfile.TemporaryDirectory(prefix="bench-speed-") as tmp:
+        copy = Path(tmp) / "corpus"
+        shutil.copytree(corpus / "docs", copy / "docs")
+        shutil.copytree(corpus / "kb", copy / "kb")
+        index_dir = Path(tmp) / "index"
+
+        def open_both() -> tuple[FolderCorpus, FolderKnowledgeBase]:
+            docs = FolderCorpus(copy / "docs", "docs", index_dir, UrlRule(BASE_URL, STRIP))
+            kb = FolderKnowledgeBase(copy / "kb", index_dir)
+            docs.sync()
+            kb.sync()
+            return docs, kb
+
+        t = time.perf_counter()
+        open_both()
+        cold = time.perf_counter() - t
+
+        t = time.perf_counter()
+        docs, kb = open_both()
+        warm = time.perf_counter() - t
+
+        page = copy / "docs" / "src" / "oss" / "langgraph" / "streaming.mdx"
+        if not page.exists():
+            page = next((copy / "docs").rglob("*.mdx"))
+        page.write_text(page.read_text() + "\n\nA freshly added sentence about zyxwv tokens.\n")
+        t = time.perf_counter()
+        stats = docs.sync()
+        changed = time.perf_counter() - t
+        assert stats.updated == 1, stats
+        assert docs.search("zyxwv", 3), "the changed page is not searchable"
+
+        samples = []
+        for _ in range(REPEATS):
+            for q in questions:
+                t = time.perf_counter()
+                docs.search(q, 10)
+                kb.search(q, 10)
+                samples.append(time.perf_counter() - t)
+    return {
+        "cold_build_s": round(cold, 3), "warm_open_s": round(warm, 3),
+        "one_changed_page_s": round(changed, 3), **_percentiles(samples),
+        "peak_rss_mb": _peak_rss_mb(),
+    }
+
+
+def bm25(corpus: Path, questions: list[str]) -> dict[str, Any]:
+    """rank-bm25 over whole pages: build, then get_scores + top 10 per question."""
+    import re
+
+    from rank_bm25 import BM25Okapi
+
+    def words(text: str) -> list[str]:
+        return re.findall(r"[a-z0-9]+", text.lower())
+
+    t = time.perf_counter()
+    paths, tokens = [], []
+    for sub in ("docs", "kb"):
+        for p in sorted((corpus / sub).rglob("*")):
+            if p.suffix in {".md", ".mdx", ".markdown"}:
+                paths.append(p)
+                tokens.append(words(p.read_text("utf-8", errors="replace")))
+    index = BM25Okapi(tokens)
+    build = time.perf_counter() - t
+    samples = []
+    for _ in range(REPEATS):
+        for q in questions:
+            t = time.perf_counter()
+            scores = index.get_scores(words(q))
+            sorted(range(len(paths)), key=lambda i: -scores[i])[:10]
+            samples.append(time.perf_counter() - t)
+    return {"cold_build_s": round(build, 3), **_percentiles(samples), "peak_rss_mb": _peak_rss_mb()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", type=Path, required=True)
+    parser.add_argument("--questions", type=Path, default=None, help="default: CORPUS/eval/dev.jsonl")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--side", choices=["ours", "bm25"], help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    corpus = args.corpus.resolve()
+    qfile = args.questions or corpus / "eval" / "dev.jsonl"
+    if args.side:
+        fn = ours if args.side == "ours" else bm25
+        print(json.dumps(fn(corpus, _questions(qfile))))
+        return 0
+    result: dict[str, Any] = {}
+    for side in ("ours", "bm25"):
+        proc = subprocess.run(
+            [sys.executable, __file__, "--corpus", str(corpus), "--questions", str(qfile), "--side", side],
+            capture_output=True, text=True, check=True,
+        )
+        result[side] = json.loads(proc.stdout.strip().splitlines()[-1])
+    result["speedup_p50"] = round(result["bm25"]["p50_ms"] / max(result["ours"]["p50_ms"], 1e-6), 1)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        o, b = result["ours"], result["bm25"]
+        print(f"{'':22}{'ours':>12}{'rank-bm25':>12}")
+        for key in ("cold_build_s", "warm_open_s", "one_changed_page_s", "p50_ms", "p95_ms", "peak_rss_mb"):
+            print(f"{key:22}{o.get(key, '-')!s:>12}{b.get(key, '-')!s:>12}")
+        print(f"search p50 speed-up over rank-bm25: {result['speedup_p50']}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

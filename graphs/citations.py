@@ -1,0 +1,243 @@
+"""Citation check: every citation in an answer is verified against the sources before it leaves.
+
+Three kinds of citation are recognised:
+- documentation links: `http(s)://…` URLs (bare or as markdown links) and `docs/….md(x)` paths —
+  valid when the docs index (or the KB, whose articles also have URLs) holds that page;
+- knowledge-base articles: `KB <id>` — valid when the KB has that article;
+- code: `<root>/<path>:<start>-<end>` (or `:<line>`) — valid when the file exists under a code root
+  and `1 ≤ start ≤ end ≤` its line count.
+
+A reversed range is swapped, an end past the file is clamped to its last line; anything else that
+does not verify (a missing page, article or file, a start past the end of the file) is removed. The
+counts come back in a `CitationReport` that the graph stores in state. Hand-written because no
+library checks citations against *these* sources; the checks reuse the tools' own backends.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from tools import Sources
+from tools.code_roots import PathError, resolve_path
+
+log = logging.getLogger(__name__)
+
+# `label/dir/file.py:10-20` or `:10`; the path needs a slash and an extension.
+CODE_RE = re.compile(r"(?P<path>\b[\w.-]+(?:/[\w.-]+)+\.\w+):(?P<start>\d+)(?:\s*[-–]\s*(?P<end>\d+))?")
+URL_RE = re.compile(r"https?://[^\s)\]>`'\"]+")
+MD_LINK_RE = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<url>https?://[^)\s]+)\)")
+KB_RE = re.compile(r"\bKB (?P<id>\w[\w./-]*)")
+FENCE_RE = re.compile(r"(^```.*?^```[^\n]*$)", re.M | re.S)
+DOC_PATH_RE = re.compile(r"(?<![\w/.:-])(?P<path>docs/[\w./-]+\.mdx?)\b")
+
+
+@dataclass
+class CitationReport:
+    """What the check found: totals and one row per citation that was changed or removed."""
+
+    checked: int = 0
+    valid: int = 0
+    fixed: int = 0
+    removed: int = 0
+    details: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def invalid(self) -> int:
+        """Citations that did not verify as written (fixed + removed)."""
+        return self.fixed + self.removed
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict for graph state."""
+        return asdict(self) | {"invalid": self.invalid}
+
+
+class CitationChecker:
+    """Checks citations against one set of sources (docs index, KB, code roots)."""
+
+    def __init__(self, sources: Sources) -> None:
+        """Keep the sources; the KB's URL set is built lazily on the first URL check."""
+        self.sources = sources
+        self._kb_urls: set[str] | None = None
+        self._line_counts: dict[str, int | None] = {}
+
+    # -- single checks -------------------------------------------------------------------------
+
+    def page_exists(self, ref: str) -> bool:
+        """A docs page or KB article has this URL or path (anchor and trailing slash ignored)."""
+        ref = ref.rstrip(".,;:")
+        docs, kb = self.sources.docs, self.sources.kb
+        try:
+            if docs is not None and docs.find(ref) is not None:
+                return True
+            if kb is not None and hasattr(kb, "find") and kb.find(ref) is not None:
+                return True
+        except Exception as exc:  # noqa: BLE001 — a backend error means "not verified", never a crash
+            log.warning("citation check could not look up %r: %s", ref, exc)
+            return False
+        return ref.split("#", 1)[0].rstrip("/") in self._kb_url_set()
+
+    def article_exists(self, article_id: str) -> bool:
+        """The KB has an article with this id."""
+        kb = self.sources.kb
+        if kb is None:
+            return False
+        try:
+            return kb.get(article_id) is not None or kb.get(article_id.rstrip(".,;:")) is not None
+        except Exception as exc:  # noqa: BLE001 — a backend error means "not verified", never a crash
+            log.warning("citation check could not look up article %r: %s", article_id, exc)
+            return False
+
+    def line_count(self, path: str) -> int | None:
+        """Lines of a file under a code root, or None when there is no such file."""
+        if path not in self._line_counts:
+            try:
+                _, full = resolve_path(self.sources.code_roots, path, want="file")
+                self._line_counts[path] = len(full.read_text("utf-8", errors="replace").splitlines())
+            except (PathError, OSError):
+                self._line_counts[path] = None
+        return self._line_counts[path]
+
+    def _kb_url_set(self) -> set[str]:
+        if self._kb_urls is None:
+            urls: set[str] = set()
+            kb = self.sources.kb
+            index = getattr(kb, "index", None)
+            if index is not None and hasattr(kb, "ensure_synced"):
+                kb.ensure_synced()
+                for key in index.keys():
+                    doc = index.get(key)
+                    if doc is not None and doc.url:
+                        urls.add(doc.url.split("#", 1)[0].rstrip("/"))
+            self._kb_urls = urls
+        return self._kb_urls
+
+    # -- whole answers -------------------------------------------------------------------------
+
+    def check(self, text: str) -> tuple[str, CitationReport]:
+        """The answer with every citation verified, fixed or removed, and the report."""
+        report = CitationReport()
+        # Code blocks are quoted source, not citations: a URL inside one is left alone.
+        parts = FENCE_RE.split(text)
+        for i in range(0, len(parts), 2):
+            part = self._check_code(parts[i], report)
+            part = self._check_kb(part, report)
+            part = self._check_links(part, report)
+            parts[i] = self._check_doc_paths(part, report)
+        return _tidy("".join(parts)), report
+
+    def _check_code(self, text: str, report: CitationReport) -> str:
+        def fix(m: re.Match[str]) -> str:
+            path, start = m.group("path"), int(m.group("start"))
+            end = int(m.group("end")) if m.group("end") else start
+            report.checked += 1
+            total = self.line_count(path)
+            if total is None:
+                return _removed(report, "code", m.group(0), "no such file under the code roots")
+            reason = []
+            if start > end:
+                start, end = end, start
+                reason.append("reversed range swapped")
+            if start < 1 or start > total:
+                return _removed(report, "code", m.group(0), f"line {start} outside the file's {total} lines")
+            if end > total:
+                end = total
+                reason.append(f"end clamped to the file's {total} lines")
+            new = f"{path}:{start}-{end}" if m.group("end") or start != end else f"{path}:{start}"
+            if reason:
+                report.fixed += 1
+                report.details.append({"kind": "code", "citation": m.group(0), "action": "fixed", "to": new, "reason": "; ".join(reason)})
+                return new
+            report.valid += 1
+            return m.group(0)
+
+        return CODE_RE.sub(fix, text)
+
+    def _check_kb(self, text: str, report: CitationReport) -> str:
+        def fix(m: re.Match[str]) -> str:
+            report.checked += 1
+            if self.article_exists(m.group("id")):
+                report.valid += 1
+                return m.group(0)
+            return _removed(report, "kb", m.group(0), "no such article")
+
+        return KB_RE.sub(fix, text)
+
+    def _check_links(self, text: str, report: CitationReport) -> str:
+        def fix_md(m: re.Match[str]) -> str:
+            report.checked += 1
+            if self.page_exists(m.group("url")):
+                report.valid += 1
+                return m.group(0)
+            _removed(report, "docs", m.group("url"), "no such page or article")
+            return m.group("text")
+
+        # Markdown links first (their text survives removal); then the bare URLs left over.
+        # A URL in inline code (`http://127.0.0.1:8123`) is an example value, not a citation.
+        parts = re.split(r"(\[[^\]]*\]\(https?://[^)\s]+\)|`[^`\n]+`)", text)
+        out = []
+        for part in parts:
+            if part.startswith("`"):
+                out.append(part)
+                continue
+            if MD_LINK_RE.fullmatch(part):
+                out.append(MD_LINK_RE.sub(fix_md, part))
+                continue
+
+            def fix_bare(m: re.Match[str]) -> str:
+                url = m.group(0).rstrip(".,;:")
+                tail = m.group(0)[len(url):]
+                report.checked += 1
+                if self.page_exists(url):
+                    report.valid += 1
+                    return m.group(0)
+                return _removed(report, "docs", url, "no such page or article") + tail
+
+            out.append(URL_RE.sub(fix_bare, part))
+        return "".join(out)
+
+    def _check_doc_paths(self, text: str, report: CitationReport) -> str:
+        def fix(m: re.Match[str]) -> str:
+            report.checked += 1
+            if self.page_exists(m.group("path")):
+                report.valid += 1
+                return m.group(0)
+            return _removed(report, "docs", m.group(0), "no such page")
+
+        return DOC_PATH_RE.sub(fix, text)
+
+
+_GONE = "\x00"  # marks where a citation was removed, so tidying touches only those lines
+
+
+def _removed(report: CitationReport, kind: str, citation: str, reason: str) -> str:
+    report.removed += 1
+    report.details.append({"kind": kind, "citation": citation, "action": "removed", "reason": reason})
+    return _GONE
+
+
+def _tidy(text: str) -> str:
+    """Clean the lines a removal touched: empty backticks/brackets go, an emptied list item goes."""
+    out = []
+    for line in text.splitlines():
+        if _GONE not in line:
+            out.append(line)
+            continue
+        line = re.sub(r"`\x00`|\(\s*\x00\s*\)|\[\s*\x00\s*\]|\x00", "", line).rstrip()
+        if re.fullmatch(r"\s*(?:[-*>]|\d+\.)?[\s—–:,;-]*", line):
+            continue
+        out.append(re.sub(r"\s+[—–-]\s*$", "", line))
+    return "\n".join(out)
+
+
+def extract_citations(text: str) -> dict[str, list[str]]:
+    """Every citation in `text` outside code blocks, by kind, without checking them."""
+    text = FENCE_RE.sub("", text)
+    return {
+        "code": [m.group(0) for m in CODE_RE.finditer(text)],
+        "kb": [m.group("id") for m in KB_RE.finditer(text)],
+        "urls": [m.group(0).rstrip(".,;:") for m in URL_RE.finditer(re.sub(r"`[^`\n]+`", "", text))],
+        "doc_paths": [m.group("path") for m in DOC_PATH_RE.finditer(text)],
+    }

@@ -1,0 +1,117 @@
+"""SearchIndex / FolderCorpus: ranking signals, identifier splitting, incremental sync, bad queries."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tools.corpus import FolderCorpus, UrlRule
+from tools.search_index import Hit, merge_rankings
+from tools.text import expand_for_index, query_terms, split_identifier
+
+PAGES = {
+    "guides/streaming.mdx": "---\ntitle: Streaming\ndescription: Stream tokens\n---\n\nIntro.\n\n## Stream LLM tokens\n\nUse `stream_mode=\"messages\"` with subgraphs=True.\n",
+    "guides/graph-api.mdx": "---\ntitle: Graph API\n---\n\n## StateGraph\n\nBuild a StateGraph and compile it. See [streaming](/guides/streaming).\n",
+    "guides/errors/INVALID_CONCURRENT_GRAPH_UPDATE.mdx": "---\ntitle: INVALID_CONCURRENT_GRAPH_UPDATE\n---\n\nCan receive only one value per step. Use a reducer. [stream](/guides/streaming)\n",
+    "integrations/acme.mdx": "---\ntitle: Acme chat\n---\n\nAcme supports streaming. Acme acme acme.\n",
+}
+
+
+def write(root: Path, pages: dict[str, str]) -> None:
+    for rel, text in pages.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+@pytest.fixture
+def corpus(tmp_path: Path, index_dir: Path) -> FolderCorpus:
+    write(tmp_path / "docs", PAGES)
+    return FolderCorpus(tmp_path / "docs", "docs", index_dir, UrlRule("https://d.example/", ("guides/",)))
+
+
+def test_split_identifier_and_query_terms() -> None:
+    assert split_identifier("StateGraph") == ["state", "graph"]
+    assert split_identifier("stream_mode") == ["stream", "mode"]
+    assert split_identifier("INVALID_CONCURRENT_GRAPH_UPDATE") == ["invalid", "concurrent", "graph", "update"]
+    assert split_identifier("HTTPServer") == ["http", "server"]
+    assert "state graph stategraph" in expand_for_index("use StateGraph")
+    assert query_terms("How do I use the StateGraph?") == ["stategraph", "state", "graph"]
+
+
+def test_ranking_sections_urls_and_identifiers(corpus: FolderCorpus) -> None:
+    hits = corpus.search("stream LLM tokens", 5)
+    assert hits[0].key == "guides/streaming.mdx"
+    assert hits[0].url == "https://d.example/streaming"
+    assert hits[0].section == "Stream LLM tokens" and hits[0].anchor == "stream-llm-tokens"
+    assert "stream_mode" in hits[0].snippet
+    # identifiers match their split words and the other way round
+    assert corpus.search("state graph", 3)[0].key == "guides/graph-api.mdx"
+    assert corpus.search("StateGraph", 3)[0].key == "guides/graph-api.mdx"
+    assert corpus.search("concurrent graph update", 3)[0].title == "INVALID_CONCURRENT_GRAPH_UPDATE"
+    assert corpus.find("https://d.example/streaming/#stream-llm-tokens").key == "guides/streaming.mdx"
+    assert corpus.find("graph-api").title == "Graph API"
+
+
+@pytest.mark.parametrize("query", ["", "   ", '"', "AND OR NOT", "*", "NEAR(", "the of and", "a" * 5000, "\x00"])
+def test_garbage_queries_return_lists_not_errors(corpus: FolderCorpus, query: str) -> None:
+    assert isinstance(corpus.search(query, 5), list)
+
+
+def test_limit_is_capped(corpus: FolderCorpus) -> None:
+    assert len(corpus.search("streaming", 10**9)) <= 100
+    assert len(corpus.search("streaming", -3)) == 1
+
+
+def test_incremental_sync(tmp_path: Path, corpus: FolderCorpus) -> None:
+    first = corpus.sync()
+    assert first.added == 4
+    assert corpus.sync().unchanged == 4
+    page = tmp_path / "docs" / "integrations" / "acme.mdx"
+    page.write_text(page.read_text() + "\nNew words: zyxwvu.\n")
+    os.utime(page, (1, 1))
+    stats = corpus.sync()
+    assert (stats.updated, stats.added, stats.unchanged) == (1, 0, 3)
+    assert corpus.search("zyxwvu", 3)[0].key == "integrations/acme.mdx"
+    # touched but same content: hash says unchanged, nothing re-indexed
+    os.utime(page, (2, 2))
+    assert corpus.sync().updated == 0
+    page.unlink()
+    assert corpus.sync().removed == 1
+    assert corpus.search("zyxwvu", 3) == []
+
+
+def test_link_prior_prefers_linked_page(tmp_path: Path, index_dir: Path) -> None:
+    pages = {"a.md": "# Alpha\n\nwidget setup.\n", "b.md": "# Beta\n\nwidget setup.\n"}
+    pages.update({f"p{i}.md": f"# P{i}\n\nSee [a](/a).\n" for i in range(5)})
+    write(tmp_path / "site", pages)
+    c = FolderCorpus(tmp_path / "site", "docs", index_dir, UrlRule())
+    assert [h.key for h in c.search("widget setup", 2)] == ["a.md", "b.md"]
+    assert c.index.search("widget setup", 2, prior_weight=0.0)[0].score == pytest.approx(
+        c.index.search("widget setup", 2, prior_weight=0.0)[1].score
+    )
+
+
+def test_collections_filter(tmp_path: Path, index_dir: Path) -> None:
+    write(tmp_path / "kb", {"errors/x.md": "# X\n\ntimeout error\n", "faq/y.md": "# Y\n\ntimeout question\n"})
+    c = FolderCorpus(tmp_path / "kb", "kb", index_dir, UrlRule(), collection_for=lambda r: r.split("/")[0])
+    assert {h.collection for h in c.search("timeout", 5)} == {"errors", "faq"}
+    assert [h.collection for h in c.search("timeout", 5, ["faq"])] == ["faq"]
+
+
+def test_merge_rankings_interleaves_by_rank() -> None:
+    d = [Hit("d1", "", "", "", 50.0), Hit("d2", "", "", "", 40.0)]
+    k = [Hit("k1", "", "", "", 900.0)]
+    assert [(s, h.key) for s, h in merge_rankings([("docs", d), ("kb", k)], 3)] == [
+        ("docs", "d1"), ("kb", "k1"), ("docs", "d2")
+    ]
+    assert merge_rankings([("docs", d), ("kb", k)], 1)[0][1].key == "d1"
+    assert merge_rankings([], 5) == []
+
+
+def test_unparseable_page_is_indexed_as_text(tmp_path: Path, index_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    write(tmp_path / "bad", {"broken.mdx": "---\ntitle: [unclosed\n---\n\nquokka facts\n"})
+    c = FolderCorpus(tmp_path / "bad", "docs", index_dir, UrlRule())
+    assert c.search("quokka", 3)[0].key == "broken.mdx"
+    assert "frontmatter" in caplog.text

@@ -1,0 +1,150 @@
+"""A small definition index over the code roots, to pick the names a question is about.
+
+It records which names are defined (class/def/CONSTANT) and picks the definitions a
+plain-language question is most likely about.
+
+Why: a question such as "Streaming LLM tokens from subgraph does not work" names no identifier, so
+a regex search has nothing to search for. Splitting every defined name into words
+(`StreamMessagesHandler` -> stream, messages, handler) lets the question's words choose a few
+names, and `search_code` then runs on a pattern built from them, so the code step still lands
+on the defining files.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from collections import Counter
+from dataclasses import dataclass
+
+from tools.code_roots import CodeRoot, walk_files
+from tools.text import STOPWORDS, identifiers_in, split_identifier
+
+_DEF_RE = re.compile(r"^(?:class|def|async\s+def)\s+([A-Za-z_]\w*)|^([A-Z][A-Z0-9_]{2,})\s*[:=]", re.M)
+MAX_FILES = 20_000
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A top-level definition: its name, words, and where it is."""
+
+    name: str
+    words: tuple[str, ...]
+    file: str
+    is_class: bool
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ings", "ing", "ies", "es", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+class SymbolIndex:
+    """Top-level definitions of every `.py` file under the roots (tests and private files kept out)."""
+
+    def __init__(self, roots: list[CodeRoot]) -> None:
+        self.symbols: list[Symbol] = []
+        exported: set[str] = set()
+        seen = 0
+        for root in roots:
+            for path in walk_files(root.path):
+                if path.suffix != ".py" or "/tests/" in path.as_posix():
+                    continue
+                seen += 1
+                if seen > MAX_FILES:
+                    break
+                try:
+                    text = path.read_text("utf-8", errors="replace")
+                except OSError:
+                    continue
+                display = root.display(path)
+                if path.name == "__init__.py":
+                    exported.update(re.findall(r"[A-Za-z_]\w+", text))
+                for m in _DEF_RE.finditer(text):
+                    name = m.group(1) or m.group(2)
+                    if name.startswith("_"):
+                        continue
+                    words = tuple(_stem(w) for w in split_identifier(name) if w not in STOPWORDS)
+                    if words:
+                        self.symbols.append(Symbol(name, words, display, m.group(0).startswith("class")))
+        df: Counter[str] = Counter()
+        for s in self.symbols:
+            df.update(set(s.words))
+        n = max(1, len(self.symbols))
+        self.idf = {w: math.log(1 + n / c) for w, c in df.items()}
+        self.names = {s.name for s in self.symbols}
+        # Names a package re-exports from an `__init__.py` are its public API: what users touch.
+        self.exported = exported & self.names
+
+    def best(self, question: str, k: int = 3) -> list[str]:
+        """Names the question is most likely about: named identifiers first, then by word overlap.
+
+        A symbol scores the idf of the question words it contains, divided by the square root of
+        its word count (a name that is all question words beats a long one that has one of them);
+        classes get a small lift, since questions are mostly about the types users touch.
+        """
+        idents = identifiers_in(question)
+        # Defined names the user writes come first, then snake_case / CONSTANT ones that are not
+        # definitions (a parameter such as `stream_mode` is still what to grep for). Undefined
+        # CamelCase words are mostly product or builtin names (LangGraph, ValueError): skipped.
+        named = [i for i in idents if i in self.names]
+        named += [i for i in idents if i not in self.names and "_" in i.strip("_")][:1]
+        named = named[:k]
+        if len(named) >= k:
+            return named
+        words = {_stem(w) for w in re.findall(r"[a-z0-9]+", question.lower()) if w not in STOPWORDS and len(w) > 2}
+        if not words:
+            return named
+        scored: dict[str, float] = {}
+        for s in self.symbols:
+            common = words.intersection(s.words)
+            if not common or s.name in named or (s.name.isupper() and len(s.words) < 2):
+                continue
+            score = sum(self.idf[w] for w in common) / math.sqrt(len(s.words))
+            score *= 1.2 if s.is_class else 1.0
+            score *= 1.5 if s.name in self.exported else 1.0
+            if score > scored.get(s.name, 0.0):
+                scored[s.name] = score
+        ranked = sorted(scored.items(), key=lambda kv: (-kv[1], kv[0]))
+        return named + [name for name, _ in ranked[: k - len(named)]]
+
+
+_CACHE: dict[tuple[tuple[str, str], ...], SymbolIndex] = {}
+_LOCK = threading.Lock()
+
+
+def symbol_index(roots: list[CodeRoot]) -> SymbolIndex:
+    """The index for these roots, built once per process."""
+    key = tuple((r.label, str(r.path)) for r in roots)
+    with _LOCK:
+        if key not in _CACHE:
+            _CACHE[key] = SymbolIndex(roots)
+        return _CACHE[key]
+
+
+_MESSAGE_RE = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b:\s*[\"'`]?([A-Za-z][^\"'`\n.;]{12,})")
+
+
+def error_message(question: str) -> str:
+    """The start of an error message quoted in the question (`ValueError: Found AIMessages…`)."""
+    m = _MESSAGE_RE.search(question)
+    if not m:
+        return ""
+    words = m.group(1).split()[:6]
+    return " ".join(words) if len(words) >= 3 else ""
+
+
+def code_pattern(question: str, roots: list[CodeRoot], k: int = 3) -> tuple[str, list[str]]:
+    r"""A `search_code` pattern for the question's best symbols and quoted error message.
+
+    Returns the pattern (`\\b(?:A|B)\\b|message words`) and the names/message it is built from.
+    """
+    names = symbol_index(roots).best(question, k) if roots else []
+    message = error_message(question)
+    parts = [r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b"] if names else []
+    if message:
+        parts.append(re.escape(message).replace("\\ ", " "))  # ripgrep rejects `\ `
+    return "|".join(parts), names + ([message] if message else [])
