@@ -62,6 +62,11 @@ class FolderKnowledgeBase(FolderCorpus):
         # With no `source_url` in the frontmatter the citation is the file path itself.
         self.url_rule = UrlRule(path_prefix=prefix)
 
+    def search(self, query: str, limit: int, collections: list[str] | None = None) -> list[Hit]:
+        """Ranked articles, without snippets: the KB search lists titles and ids only."""
+        self.ensure_synced()
+        return self.index.search(query, limit, collections, snippets=False)
+
     def list_collections(self) -> list[str]:
         """Top folders that hold articles."""
         self.ensure_synced()
