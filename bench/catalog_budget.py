@@ -42,10 +42,14 @@ def token_counter() -> tuple[Callable[[str], int], str]:
                 enc = tiktoken.get_encoding(name)
             except Exception:  # noqa: BLE001 — unknown name, or a download that cannot happen
                 continue
-            return (lambda text, enc=enc: len(enc.encode(text, disallowed_special=()))), f"tiktoken {name}"
+            return (
+                lambda text, enc=enc: len(enc.encode(text, disallowed_special=()))
+            ), f"tiktoken {name}"
     except ImportError:
         pass
-    return (lambda text: (len(text) + 3) // 4), "approximation chars/4 (no tiktoken encoding offline)"
+    return (
+        lambda text: (len(text) + 3) // 4
+    ), "approximation chars/4 (no tiktoken encoding offline)"
 
 
 def record_calls(graph_name: str) -> list[dict[str, Any]]:
@@ -56,7 +60,8 @@ def record_calls(graph_name: str) -> list[dict[str, Any]]:
     from graphs.offline_model import OfflineChatModel
 
     calls: list[dict[str, Any]] = []
-    original_bind, original_plan = OfflineChatModel.bind_tools, OfflineChatModel.plan
+    original_bind = OfflineChatModel.bind_tools
+    original_generate, original_stream = OfflineChatModel._generate, OfflineChatModel._stream
 
     def bind_tools(self: OfflineChatModel, tools: Sequence[Any], **kwargs: Any) -> Any:
         bound = original_bind(self, tools, **kwargs)
@@ -64,13 +69,23 @@ def record_calls(graph_name: str) -> list[dict[str, Any]]:
         object.__setattr__(bound, "_budget_tools", schemas)
         return bound
 
-    def plan(self: OfflineChatModel, messages: Sequence[Any]) -> Any:
+    def record(self: OfflineChatModel, messages: Sequence[Any]) -> None:
         system = "\n".join(str(m.content) for m in messages if isinstance(m, SystemMessage))
         calls.append({"system": system, "tools": getattr(self, "_budget_tools", [])})
-        return original_plan(self, messages)
+
+    # Recorded at _generate/_stream, which subclasses (deep_agent's offline roles) inherit, so
+    # every model call of every agent in the graph is seen, whatever its planning logic.
+    def generate(self: OfflineChatModel, messages: Any, *args: Any, **kwargs: Any) -> Any:
+        record(self, messages)
+        return original_generate(self, messages, *args, **kwargs)
+
+    def stream(self: OfflineChatModel, messages: Any, *args: Any, **kwargs: Any) -> Any:
+        record(self, messages)
+        return original_stream(self, messages, *args, **kwargs)
 
     OfflineChatModel.bind_tools = bind_tools  # type: ignore[method-assign]
-    OfflineChatModel.plan = plan  # type: ignore[method-assign]
+    OfflineChatModel._generate = generate  # type: ignore[method-assign]
+    OfflineChatModel._stream = stream  # type: ignore[method-assign]
     try:
         module = importlib.import_module(f"graphs.{graph_name}")
         module.graph.invoke(
@@ -80,7 +95,8 @@ def record_calls(graph_name: str) -> list[dict[str, Any]]:
         )
     finally:
         OfflineChatModel.bind_tools = original_bind  # type: ignore[method-assign]
-        OfflineChatModel.plan = original_plan  # type: ignore[method-assign]
+        OfflineChatModel._generate = original_generate  # type: ignore[method-assign]
+        OfflineChatModel._stream = original_stream  # type: ignore[method-assign]
     return calls
 
 
@@ -100,12 +116,20 @@ def budget(graph_name: str, count: Callable[[str], int]) -> dict[str, Any]:
         total = system["tokens"] + sum(t["tokens"] for t in tools)
         entry = kinds.setdefault(
             ident,
-            {"system_prompt": system, "tools": tools, "total_tokens": total,
-             "total_chars": system["chars"] + sum(t["chars"] for t in tools), "calls": 0},
+            {
+                "system_prompt": system,
+                "tools": tools,
+                "total_tokens": total,
+                "total_chars": system["chars"] + sum(t["chars"] for t in tools),
+                "calls": 0,
+            },
         )
         entry["calls"] += 1
     ordered = sorted(kinds.values(), key=lambda k: -k["total_tokens"])
-    return {"call_kinds": ordered, "max_tokens_per_call": max((k["total_tokens"] for k in ordered), default=0)}
+    return {
+        "call_kinds": ordered,
+        "max_tokens_per_call": max((k["total_tokens"] for k in ordered), default=0),
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -123,7 +147,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except Exception as exc:  # noqa: BLE001 — one broken graph must not hide the others
             result["graphs"][name] = {"error": f"{type(exc).__name__}: {exc}"}
     if "max_tokens_per_call" in result["graphs"].get("docs_agent", {}):
-        result["docs_agent_within_budget"] = result["graphs"]["docs_agent"]["max_tokens_per_call"] <= BUDGET
+        result["docs_agent_within_budget"] = (
+            result["graphs"]["docs_agent"]["max_tokens_per_call"] <= BUDGET
+        )
     if args.json:
         print(json.dumps(result))
         return 0
@@ -135,7 +161,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         for i, kind in enumerate(data["call_kinds"], 1):
             sp = kind["system_prompt"]
-            print(f"  call kind {i} ({kind['calls']} calls): total {kind['total_tokens']} tokens, {kind['total_chars']} chars")
+            print(
+                f"  call kind {i} ({kind['calls']} calls): total {kind['total_tokens']} tokens, {kind['total_chars']} chars"
+            )
             print(f"    system prompt: {sp['tokens']} tokens, {sp['chars']} chars")
             for t in kind["tools"]:
                 print(f"    tool {t['name']}: {t['tokens']} tokens, {t['chars']} chars")

@@ -54,7 +54,9 @@ async def run(url: str, questions: list[str]) -> list[tuple[float, dict[str, Any
     for i, q in enumerate([questions[0], *questions]):
         thread = await client.threads.create(metadata={"user_id": "bench"})
         start = time.perf_counter()
-        state = await client.runs.wait(thread["thread_id"], "deep_agent", input={"messages": [{"role": "user", "content": q}]})
+        state = await client.runs.wait(
+            thread["thread_id"], "deep_agent", input={"messages": [{"role": "user", "content": q}]}
+        )
         seconds = time.perf_counter() - start
         if i:
             out.append((seconds, state if isinstance(state, dict) else {}))
@@ -83,16 +85,18 @@ def main() -> int:
             answer = messages[-1].get("content", "") if messages else ""
             _, report = checker.check(answer if isinstance(answer, str) else "")
             eco = state.get("context_economy") or {}
-            per_q.append({
-                "question": q,
-                "seconds": round(seconds, 3),
-                "orchestrator_max_input_tokens": eco.get("orchestrator_max_input_tokens", 0),
-                "orchestrator_calls": len(eco.get("orchestrator_input_tokens_per_call", [])),
-                "subagent_read_tokens_total": eco.get("subagent_read_tokens_total", 0),
-                "citations_checked": report.checked,
-                "citations_invalid": report.invalid,
-                "graph_citation_check": state.get("citation_check"),
-            })
+            per_q.append(
+                {
+                    "question": q,
+                    "seconds": round(seconds, 3),
+                    "orchestrator_max_input_tokens": eco.get("orchestrator_max_input_tokens", 0),
+                    "orchestrator_calls": len(eco.get("orchestrator_input_tokens_per_call", [])),
+                    "subagent_read_tokens_total": eco.get("subagent_read_tokens_total", 0),
+                    "citations_checked": report.checked,
+                    "citations_invalid": report.invalid,
+                    "graph_citation_check": state.get("citation_check"),
+                }
+            )
     orch = [r["orchestrator_max_input_tokens"] for r in per_q]
     reads = [r["subagent_read_tokens_total"] for r in per_q]
     ratios = [r / o for r, o in zip(reads, orch, strict=True) if o]
@@ -103,11 +107,15 @@ def main() -> int:
         "orchestrator_input_tokens_per_call_median_of_max": statistics.median(orch) if orch else 0,
         "subagent_read_tokens_total": sum(reads),
         "subagent_read_tokens_median_per_question": statistics.median(reads) if reads else 0,
-        "ratio_total_reads_to_orchestrator_max_input": round(sum(reads) / sum(orch), 2) if sum(orch) else None,
+        "ratio_total_reads_to_orchestrator_max_input": round(sum(reads) / sum(orch), 2)
+        if sum(orch)
+        else None,
         "ratio_per_question_min": round(min(ratios), 2) if ratios else None,
         "citations_checked": sum(r["citations_checked"] for r in per_q),
         "citations_invalid_independent": sum(r["citations_invalid"] for r in per_q),
-        "seconds_median": round(statistics.median(r["seconds"] for r in per_q), 3) if per_q else None,
+        "seconds_median": round(statistics.median(r["seconds"] for r in per_q), 3)
+        if per_q
+        else None,
         "seconds_max": round(max((r["seconds"] for r in per_q), default=0), 3),
         "questions": per_q,
     }

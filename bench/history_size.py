@@ -72,8 +72,14 @@ def _count_calls() -> None:
 
 def _agent() -> Any:
     # Same assembly as graphs/docs_agent.py, plus a checkpointer so threads keep state in-process.
-    return create_agent(model=load_chat_model("offline"), tools=create_all_tools(), system_prompt=SYSTEM_PROMPT,
-                        middleware=shared_middleware(), context_schema=Context, checkpointer=InMemorySaver())
+    return create_agent(
+        model=load_chat_model("offline"),
+        tools=create_all_tools(),
+        system_prompt=SYSTEM_PROMPT,
+        middleware=shared_middleware(),
+        context_schema=Context,
+        checkpointer=InMemorySaver(),
+    )
 
 
 def _size(messages: list[BaseMessage]) -> int:
@@ -97,22 +103,35 @@ async def _turns(agent: Any, n: int, ctx: Context) -> dict[str, Any]:
             thread = uuid.uuid4().hex
         chunks: list[BaseMessage] = []
         last: BaseMessage | None = None
-        async for mode, data in agent.astream({"messages": [{"role": "user", "content": QUESTIONS[i % len(QUESTIONS)]}]},
-                                              {"configurable": {"thread_id": thread}}, context=ctx,
-                                              stream_mode=["messages", "values"]):
+        async for mode, data in agent.astream(
+            {"messages": [{"role": "user", "content": QUESTIONS[i % len(QUESTIONS)]}]},
+            {"configurable": {"thread_id": thread}},
+            context=ctx,
+            stream_mode=["messages", "values"],
+        ):
             if mode == "messages":
                 chunks.append(data[0])
                 events += 1
-                from_suggests += str(data[1].get("langgraph_node", "")).startswith("SuggestionsMiddleware")
+                from_suggests += str(data[1].get("langgraph_node", "")).startswith(
+                    "SuggestionsMiddleware"
+                )
             else:
                 last = data["messages"][-1]
-        prompts = [s["prompt"] for s in (last.additional_kwargs.get("suggests") or [])] if last else []
+        prompts = (
+            [s["prompt"] for s in (last.additional_kwargs.get("suggests") or [])] if last else []
+        )
         suggested += bool(prompts)
         leaks += sum(_leaks(c, prompts) for c in chunks)
     used = CALLS - before
-    return {"turns": n, "messages_events": events, "leaked_suggestion_events": leaks,
-            "events_from_suggests_node": from_suggests, "turns_with_suggestions": suggested,
-            "model_calls_streamed": used["stream"], "model_calls_not_streamed": used["generate"]}
+    return {
+        "turns": n,
+        "messages_events": events,
+        "leaked_suggestion_events": leaks,
+        "events_from_suggests_node": from_suggests,
+        "turns_with_suggestions": suggested,
+        "model_calls_streamed": used["stream"],
+        "model_calls_not_streamed": used["generate"],
+    }
 
 
 async def _sizes(prune: bool) -> dict[str, Any]:
@@ -121,19 +140,33 @@ async def _sizes(prune: bool) -> dict[str, Any]:
     ctx = Context(prune_history=prune)
     tool_calls = 0
     for q in QUESTIONS:
-        async for update in agent.astream({"messages": [{"role": "user", "content": q}]}, cfg, context=ctx, stream_mode="updates"):
-            tool_calls += sum(m.type == "tool" for node in update.values() if isinstance(node, dict) for m in node.get("messages", []))
+        async for update in agent.astream(
+            {"messages": [{"role": "user", "content": q}]}, cfg, context=ctx, stream_mode="updates"
+        ):
+            tool_calls += sum(
+                m.type == "tool"
+                for node in update.values()
+                if isinstance(node, dict)
+                for m in node.get("messages", [])
+            )
     messages = (await agent.aget_state(cfg)).values["messages"]
     qa = [m for m in messages if m.type == "human" or (m.type == "ai" and not m.tool_calls)]
     suggests = [m.additional_kwargs.get("suggests") or [] for m in qa]
     return {
-        "prune_history": prune, "tool_calls": tool_calls, "messages_in_state": len(messages),
+        "prune_history": prune,
+        "tool_calls": tool_calls,
+        "messages_in_state": len(messages),
         "state_bytes": _size(messages),
         # The 10 questions and answers three ways: their text; as a bare [{role, content}] JSON
         # conversation; and that JSON with each answer's suggestions (which the state also holds).
         "qa_text_bytes": sum(len(message_text(m).encode()) for m in qa),
         "qa_json_bytes": _json_size([{"role": m.type, "content": message_text(m)} for m in qa]),
-        "qa_json_with_suggests_bytes": _json_size([{"role": m.type, "content": message_text(m), "suggests": s} for m, s in zip(qa, suggests, strict=True)]),
+        "qa_json_with_suggests_bytes": _json_size(
+            [
+                {"role": m.type, "content": message_text(m), "suggests": s}
+                for m, s in zip(qa, suggests, strict=True)
+            ]
+        ),
     }
 
 
@@ -153,27 +186,44 @@ async def _server_leaks(turns: int) -> dict[str, Any]:
         for i in range(turns):
             last: dict[str, Any] = {}
             seen: list[Any] = []
-            async for part in client.runs.stream(thread["thread_id"], "docs_agent", stream_mode=["messages", "values"],
-                                                 input={"messages": [{"role": "user", "content": QUESTIONS[i % len(QUESTIONS)]}]}):
+            async for part in client.runs.stream(
+                thread["thread_id"],
+                "docs_agent",
+                stream_mode=["messages", "values"],
+                input={"messages": [{"role": "user", "content": QUESTIONS[i % len(QUESTIONS)]}]},
+            ):
                 if part.event.startswith("messages"):
                     events += 1
                     seen.append(part.data)
                 elif part.event == "values":
                     last = part.data["messages"][-1]
-            prompts = [s["prompt"] for s in (last.get("additional_kwargs") or {}).get("suggests") or []]
+            prompts = [
+                s["prompt"] for s in (last.get("additional_kwargs") or {}).get("suggests") or []
+            ]
             for data in seen:
                 for msg in data if isinstance(data, list) else [data]:
                     content = msg.get("content") if isinstance(msg, dict) else None
                     text = content if isinstance(content, str) else json.dumps(content)
-                    if any(p in text for p in prompts) or (msg.get("type") != "tool" and '"suggests": [' in text):
+                    if any(p in text for p in prompts) or (
+                        msg.get("type") != "tool" and '"suggests": [' in text
+                    ):
                         leaks += 1
-    return {"server_turns": turns, "server_messages_events": events, "server_leaked_suggestion_events": leaks}
+    return {
+        "server_turns": turns,
+        "server_messages_events": events,
+        "server_leaked_suggestion_events": leaks,
+    }
 
 
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--turns", type=int, default=100, help="streamed turns for the leak check")
-    parser.add_argument("--server-turns", type=int, default=0, help="also stream this many turns through langgraph dev")
+    parser.add_argument(
+        "--server-turns",
+        type=int,
+        default=0,
+        help="also stream this many turns through langgraph dev",
+    )
     args = parser.parse_args()
     _count_calls()
     started = time.perf_counter()
@@ -182,14 +232,24 @@ async def main() -> int:
     report["history"] = {"pruned": on, "unpruned": off}
     for name, run in (("pruned", on), ("unpruned", off)):
         for base in ("qa_text_bytes", "qa_json_bytes", "qa_json_with_suggests_bytes"):
-            report["history"][f"{name}_ratio_to_{base.removesuffix('_bytes')}"] = round(run["state_bytes"] / run[base], 3)
+            report["history"][f"{name}_ratio_to_{base.removesuffix('_bytes')}"] = round(
+                run["state_bytes"] / run[base], 3
+            )
     agent = _agent()
     with_s = await _turns(agent, len(QUESTIONS), Context(num_suggestions=3))
     without = await _turns(agent, len(QUESTIONS), Context(num_suggestions=0))
-    report["calls"] = {"with_suggestions": with_s, "without_suggestions": without,
-                       "extra_calls_per_turn": (with_s["model_calls_streamed"] + with_s["model_calls_not_streamed"]
-                                                - without["model_calls_streamed"] - without["model_calls_not_streamed"]) / len(QUESTIONS),
-                       "extra_streamed_calls": with_s["model_calls_streamed"] - without["model_calls_streamed"]}
+    report["calls"] = {
+        "with_suggestions": with_s,
+        "without_suggestions": without,
+        "extra_calls_per_turn": (
+            with_s["model_calls_streamed"]
+            + with_s["model_calls_not_streamed"]
+            - without["model_calls_streamed"]
+            - without["model_calls_not_streamed"]
+        )
+        / len(QUESTIONS),
+        "extra_streamed_calls": with_s["model_calls_streamed"] - without["model_calls_streamed"],
+    }
     report["leaks"] = await _turns(agent, args.turns, Context(num_suggestions=3))
     if args.server_turns:
         report["server"] = await _server_leaks(args.server_turns)

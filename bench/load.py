@@ -41,7 +41,11 @@ from tests.e2e.conftest import LANGGRAPH, free_port, offline_env, private_config
 from tests.fixtures.fake_openai import FakeOpenAI, Step  # noqa: E402
 
 ANSWER = "According to the documentation:"
-QUESTIONS = ["How do I install the server?", "How do I stream tokens from subgraphs?", "How do I open Studio?"]
+QUESTIONS = [
+    "How do I install the server?",
+    "How do I stream tokens from subgraphs?",
+    "How do I open Studio?",
+]
 
 
 @dataclass
@@ -62,7 +66,9 @@ def pct(values: list[float], q: float) -> float:
 
 
 @contextmanager
-def dev_server(workdir: Path, env: dict[str, str], jobs: int, port: int | None = None) -> Iterator[str]:
+def dev_server(
+    workdir: Path, env: dict[str, str], jobs: int, port: int | None = None
+) -> Iterator[str]:
     """`langgraph dev` with docs_agent and the trivial baseline graph, state kept in `workdir`."""
     workdir.mkdir(parents=True, exist_ok=True)
     config_path = private_config(workdir)
@@ -72,16 +78,32 @@ def dev_server(workdir: Path, env: dict[str, str], jobs: int, port: int | None =
     port = port or free_port()
     log = (workdir / "server.log").open("ab")
     proc = subprocess.Popen(
-        [str(LANGGRAPH), "dev", "--no-browser", "--no-reload", "--port", str(port), "--config", str(config_path),
-         "--n-jobs-per-worker", str(jobs)],
-        cwd=workdir, env=offline_env(workdir.parent, env), stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            str(LANGGRAPH),
+            "dev",
+            "--no-browser",
+            "--no-reload",
+            "--port",
+            str(port),
+            "--config",
+            str(config_path),
+            "--n-jobs-per-worker",
+            str(jobs),
+        ],
+        cwd=workdir,
+        env=offline_env(workdir.parent, env),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if proc.poll() is not None:
-                raise RuntimeError(f"langgraph dev exited:\n{(workdir / 'server.log').read_text()[-3000:]}")
+                raise RuntimeError(
+                    f"langgraph dev exited:\n{(workdir / 'server.log').read_text()[-3000:]}"
+                )
             try:
                 if httpx.get(url + "/ok", timeout=1).status_code == 200:
                     break
@@ -100,20 +122,34 @@ def dev_server(workdir: Path, env: dict[str, str], jobs: int, port: int | None =
         log.close()
 
 
-async def one_run(client: Any, thread_id: str, graph: str, question: str, stats: Stats, context: dict[str, Any] | None = None) -> None:
+async def one_run(
+    client: Any,
+    thread_id: str,
+    graph: str,
+    question: str,
+    stats: Stats,
+    context: dict[str, Any] | None = None,
+) -> None:
     """Stream one run; record TTFT (first non-empty AI text token) and latency."""
     start = time.monotonic()
     first: float | None = None
     try:
         async for part in client.runs.stream(
-            thread_id, graph, input={"messages": [{"role": "user", "content": question}]},
-            stream_mode=["messages-tuple", "values"], context=context,
+            thread_id,
+            graph,
+            input={"messages": [{"role": "user", "content": question}]},
+            stream_mode=["messages-tuple", "values"],
+            context=context,
         ):
             if part.event == "error":
                 stats.errors.append(str(part.data)[:200])
             elif part.event.startswith("messages") and first is None:
                 chunk = part.data[0] if isinstance(part.data, list) and part.data else {}
-                if isinstance(chunk, dict) and chunk.get("type", "").startswith("AI") or chunk.get("type") == "ai":
+                if (
+                    isinstance(chunk, dict)
+                    and chunk.get("type", "").startswith("AI")
+                    or chunk.get("type") == "ai"
+                ):
                     if isinstance(chunk.get("content"), str) and chunk["content"].strip():
                         first = time.monotonic() - start
     except Exception as exc:  # noqa: BLE001 — a bench counts errors, it does not stop on them
@@ -133,12 +169,18 @@ def verify_thread(messages: list[dict[str, Any]], questions: list[str]) -> list[
     if humans != questions:
         problems.append(f"questions {humans!r} != {questions!r}")
     finals = [m for m in messages if m["type"] == "ai" and not m.get("tool_calls")]
-    if len(finals) != len(questions) or not all(str(m["content"]).startswith(ANSWER) for m in finals):
+    if len(finals) != len(questions) or not all(
+        str(m["content"]).startswith(ANSWER) for m in finals
+    ):
         problems.append(f"{len(finals)} final answers for {len(questions)} questions")
     if len({m["id"] for m in messages}) != len(messages):
         problems.append("duplicated message ids")
     answered = {m.get("tool_call_id") for m in messages if m["type"] == "tool"}
-    if any({c["id"] for c in m.get("tool_calls") or []} - answered for m in messages if m["type"] == "ai"):
+    if any(
+        {c["id"] for c in m.get("tool_calls") or []} - answered
+        for m in messages
+        if m["type"] == "ai"
+    ):
         problems.append("tool call without its tool message")
     return problems
 
@@ -165,11 +207,18 @@ async def load_phase(url: str, clients: int) -> dict[str, Any]:
         problems += found[:1]
     runs = clients * len(QUESTIONS)
     return {
-        "clients": clients, "runs": runs, "errors": len(stats.errors), "error_samples": stats.errors[:3],
-        "inconsistent_threads": bad, "problem_samples": problems[:3], "wall_s": round(wall, 2),
+        "clients": clients,
+        "runs": runs,
+        "errors": len(stats.errors),
+        "error_samples": stats.errors[:3],
+        "inconsistent_threads": bad,
+        "problem_samples": problems[:3],
+        "wall_s": round(wall, 2),
         "throughput_runs_per_s": round(runs / wall, 2),
-        "ttft_p50_ms": round(pct(stats.ttft, 0.5)), "ttft_p95_ms": round(pct(stats.ttft, 0.95)),
-        "latency_p50_ms": round(pct(stats.latency, 0.5)), "latency_p95_ms": round(pct(stats.latency, 0.95)),
+        "ttft_p50_ms": round(pct(stats.ttft, 0.5)),
+        "ttft_p95_ms": round(pct(stats.ttft, 0.95)),
+        "latency_p50_ms": round(pct(stats.latency, 0.5)),
+        "latency_p95_ms": round(pct(stats.latency, 0.95)),
     }
 
 
@@ -178,18 +227,30 @@ async def overhead_phase(url: str, runs: int) -> dict[str, Any]:
     client = get_client(url=url, timeout=httpx.Timeout(120))
     ours, base = Stats(), Stats()
     for i in range(runs):
-        for graph, stats in (("docs_agent", ours), ("trivial", base)) if i % 2 == 0 else (("trivial", base), ("docs_agent", ours)):
+        for graph, stats in (
+            (("docs_agent", ours), ("trivial", base))
+            if i % 2 == 0
+            else (("trivial", base), ("docs_agent", ours))
+        ):
             thread = await client.threads.create()
             await one_run(client, thread["thread_id"], graph, QUESTIONS[i % 3], stats)
     return {
-        "runs_each": runs, "errors": len(ours.errors) + len(base.errors),
-        "docs_agent_ttft_p50_ms": round(pct(ours.ttft, 0.5)), "trivial_ttft_p50_ms": round(pct(base.ttft, 0.5)),
+        "runs_each": runs,
+        "errors": len(ours.errors) + len(base.errors),
+        "docs_agent_ttft_p50_ms": round(pct(ours.ttft, 0.5)),
+        "trivial_ttft_p50_ms": round(pct(base.ttft, 0.5)),
         "overhead_p50_ms": round(pct(ours.ttft, 0.5) - pct(base.ttft, 0.5)),
-        "paired_overhead_p50_ms": round(1000 * statistics.median(a - b for a, b in zip(ours.ttft, base.ttft, strict=False))) if ours.ttft and base.ttft else None,
+        "paired_overhead_p50_ms": round(
+            1000 * statistics.median(a - b for a, b in zip(ours.ttft, base.ttft, strict=False))
+        )
+        if ours.ttft and base.ttft
+        else None,
     }
 
 
-async def restart_phase(workdir: Path, env: dict[str, str], fake: FakeOpenAI, jobs: int) -> dict[str, Any]:
+async def restart_phase(
+    workdir: Path, env: dict[str, str], fake: FakeOpenAI, jobs: int
+) -> dict[str, Any]:
     """Stop the server during a run, start it again on the same state, check the thread.
 
     Reports what the dev server does with the cut run (its in-memory queue may re-run it after the
@@ -202,10 +263,17 @@ async def restart_phase(workdir: Path, env: dict[str, str], fake: FakeOpenAI, jo
         tid = thread["thread_id"]
         done = Stats()
         await one_run(client, tid, "docs_agent", QUESTIONS[0], done)
-        turn1 = [(m["id"], m["content"]) for m in (await client.threads.get_state(tid))["values"]["messages"]]
+        turn1 = [
+            (m["id"], m["content"])
+            for m in (await client.threads.get_state(tid))["values"]["messages"]
+        ]
         fake.script("bench-stall", [Step("slow", delay=30)])
-        cut = await client.runs.create(tid, "docs_agent", input={"messages": [{"role": "user", "content": QUESTIONS[1]}]},
-                                       context={"model": "openai:bench-stall"})
+        cut = await client.runs.create(
+            tid,
+            "docs_agent",
+            input={"messages": [{"role": "user", "content": QUESTIONS[1]}]},
+            context={"model": "openai:bench-stall"},
+        )
         await asyncio.sleep(3)  # the run is inside the stalled model call
         status_before = (await client.runs.get(tid, cut["run_id"]))["status"]
     stop_started = time.monotonic()
@@ -230,7 +298,8 @@ async def restart_phase(workdir: Path, env: dict[str, str], fake: FakeOpenAI, jo
             "questions_after": humans,
             "thread_problems": verify_thread(final, humans),
             "new_run_errors": after.errors,
-            "new_run_answered": bool(final) and str(final[-1].get("content", "")).startswith(ANSWER),
+            "new_run_answered": bool(final)
+            and str(final[-1].get("content", "")).startswith(ANSWER),
             "restart_to_done_s": round(time.monotonic() - stop_started, 1),
         }
 
@@ -241,14 +310,22 @@ async def main() -> None:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--jobs", type=int, default=10, help="--n-jobs-per-worker")
     parser.add_argument("--overhead-runs", type=int, default=20)
-    parser.add_argument("--token-delay", type=float, default=0.002, help="fake server seconds between SSE chunks")
+    parser.add_argument(
+        "--token-delay", type=float, default=0.002, help="fake server seconds between SSE chunks"
+    )
     parser.add_argument("--skip-restart", action="store_true")
     args = parser.parse_args()
     report: dict[str, Any] = {}
     with FakeOpenAI(token_delay=args.token_delay) as fake, tempfile.TemporaryDirectory() as tmp:
-        env = {"OPENAI_API_KEY": "test", "OPENAI_BASE_URL": fake.base_url, "DOCS_AGENT_MODEL": "openai:bench",
-               "DOCS_AGENT_NUM_SUGGESTIONS": "0", "DOCS_AGENT_CODE_ROOTS": "", "DOCS_AGENT_MEMORY": "false",
-               "DOCS_AGENT_INDEX_DIR": str(Path(tmp) / "index")}
+        env = {
+            "OPENAI_API_KEY": "test",
+            "OPENAI_BASE_URL": fake.base_url,
+            "DOCS_AGENT_MODEL": "openai:bench",
+            "DOCS_AGENT_NUM_SUGGESTIONS": "0",
+            "DOCS_AGENT_CODE_ROOTS": "",
+            "DOCS_AGENT_MEMORY": "false",
+            "DOCS_AGENT_INDEX_DIR": str(Path(tmp) / "index"),
+        }
         with dev_server(Path(tmp) / "server", env, args.jobs) as url:
             await overhead_phase(url, 2)  # warm-up: index build, imports, model clients
             report["load"] = await load_phase(url, args.clients)

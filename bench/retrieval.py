@@ -156,7 +156,10 @@ def rg_baseline_files(code_roots: str) -> Callable[[str], list[str]]:
             for root in roots:
                 proc = subprocess.run(
                     ["rg", "-l", "-i", "--no-config", "-F", w, str(root.path)],
-                    capture_output=True, text=True, check=False, timeout=30,
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                    timeout=30,
                 )
                 for line in proc.stdout.splitlines():
                     display = root.display(Path(line))
@@ -170,7 +173,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, required=True, help="folder holding docs/ and kb/")
     parser.add_argument("--questions", type=Path, required=True, help="eval JSONL file")
-    parser.add_argument("--code-roots", default=os.environ.get("BENCH_CODE_ROOTS", DEFAULT_CODE_ROOTS))
+    parser.add_argument(
+        "--code-roots", default=os.environ.get("BENCH_CODE_ROOTS", DEFAULT_CODE_ROOTS)
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object only")
     parser.add_argument("--show", action="store_true", help="print per-question rankings to stderr")
     args = parser.parse_args(argv)
@@ -178,14 +183,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     questions = load_questions(args.questions)
     corpus = args.corpus.resolve()
     with tempfile.TemporaryDirectory(prefix="bench-retrieval-") as tmp:
-        os.environ.update({
-            "DOCS_AGENT_DOCS_DIR": str(corpus / "docs"),
-            "DOCS_AGENT_KB_DIR": str(corpus / "kb"),
-            "DOCS_AGENT_DOCS_BASE_URL": BASE_URL,
-            "DOCS_AGENT_DOCS_STRIP_PREFIXES": ",".join(STRIP),
-            "DOCS_AGENT_CODE_ROOTS": args.code_roots,
-            "DOCS_AGENT_INDEX_DIR": tmp,
-        })
+        os.environ.update(
+            {
+                "DOCS_AGENT_DOCS_DIR": str(corpus / "docs"),
+                "DOCS_AGENT_KB_DIR": str(corpus / "kb"),
+                "DOCS_AGENT_DOCS_BASE_URL": BASE_URL,
+                "DOCS_AGENT_DOCS_STRIP_PREFIXES": ",".join(STRIP),
+                "DOCS_AGENT_CODE_ROOTS": args.code_roots,
+                "DOCS_AGENT_INDEX_DIR": tmp,
+            }
+        )
         docs, kb = open_sources(corpus, Path(tmp))
         ranked = [merged_search(docs, kb, q["question"]) for q in questions]
         result: dict[str, Any] = {"n": len(questions), **score(ranked, questions)}

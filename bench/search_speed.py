@@ -91,8 +91,10 @@ def ours(corpus: Path, questions: list[str]) -> dict[str, Any]:
                 kb.search(q, 10)
                 samples.append(time.perf_counter() - t)
     return {
-        "cold_build_s": round(cold, 3), "warm_open_s": round(warm, 3),
-        "one_changed_page_s": round(changed, 3), **_percentiles(samples),
+        "cold_build_s": round(cold, 3),
+        "warm_open_s": round(warm, 3),
+        "one_changed_page_s": round(changed, 3),
+        **_percentiles(samples),
         "peak_rss_mb": _peak_rss_mb(),
     }
 
@@ -128,7 +130,9 @@ def bm25(corpus: Path, questions: list[str]) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, required=True)
-    parser.add_argument("--questions", type=Path, default=None, help="default: CORPUS/eval/dev.jsonl")
+    parser.add_argument(
+        "--questions", type=Path, default=None, help="default: CORPUS/eval/dev.jsonl"
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--side", choices=["ours", "bm25"], help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -141,8 +145,19 @@ def main() -> int:
     result: dict[str, Any] = {}
     for side in ("ours", "bm25"):
         proc = subprocess.run(
-            [sys.executable, __file__, "--corpus", str(corpus), "--questions", str(qfile), "--side", side],
-            capture_output=True, text=True, check=True,
+            [
+                sys.executable,
+                __file__,
+                "--corpus",
+                str(corpus),
+                "--questions",
+                str(qfile),
+                "--side",
+                side,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
         )
         result[side] = json.loads(proc.stdout.strip().splitlines()[-1])
     result["speedup_p50"] = round(result["bm25"]["p50_ms"] / max(result["ours"]["p50_ms"], 1e-6), 1)
@@ -151,7 +166,14 @@ def main() -> int:
     else:
         o, b = result["ours"], result["bm25"]
         print(f"{'':22}{'ours':>12}{'rank-bm25':>12}")
-        for key in ("cold_build_s", "warm_open_s", "one_changed_page_s", "p50_ms", "p95_ms", "peak_rss_mb"):
+        for key in (
+            "cold_build_s",
+            "warm_open_s",
+            "one_changed_page_s",
+            "p50_ms",
+            "p95_ms",
+            "peak_rss_mb",
+        ):
             print(f"{key:22}{o.get(key, '-')!s:>12}{b.get(key, '-')!s:>12}")
         print(f"search p50 speed-up over rank-bm25: {result['speedup_p50']}x")
     return 0

@@ -19,4 +19,9 @@ async def answer(state: MessagesState) -> dict[str, Any]:
     return {"messages": [await load_chat_model(default_model()).ainvoke(state["messages"])]}
 
 
-graph = StateGraph(MessagesState).add_node("answer", answer).add_edge(START, "answer").compile(name="trivial")
+graph = (
+    StateGraph(MessagesState)
+    .add_node("answer", answer)
+    .add_edge(START, "answer")
+    .compile(name="trivial")
+)

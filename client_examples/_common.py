@@ -14,10 +14,22 @@ DEFAULT_URL = os.environ.get("DOCS_AGENT_URL", "http://127.0.0.1:8123")
 def base_parser(description: str, question: bool = True) -> argparse.ArgumentParser:
     """--url, --user, --graph, --token (and the question, positional)."""
     p = argparse.ArgumentParser(description=description)
-    p.add_argument("--url", default=DEFAULT_URL, help=f"LangGraph server URL (default {DEFAULT_URL})")
-    p.add_argument("--user", default=os.environ.get("USER_ID", "demo-user"), help="user id stored in thread metadata")
-    p.add_argument("--graph", default="docs_agent", help="graph / assistant id: docs_agent or deep_agent")
-    p.add_argument("--token", default=os.environ.get("DOCS_AGENT_TOKEN", ""), help="bearer token when the server has auth on")
+    p.add_argument(
+        "--url", default=DEFAULT_URL, help=f"LangGraph server URL (default {DEFAULT_URL})"
+    )
+    p.add_argument(
+        "--user",
+        default=os.environ.get("USER_ID", "demo-user"),
+        help="user id stored in thread metadata",
+    )
+    p.add_argument(
+        "--graph", default="docs_agent", help="graph / assistant id: docs_agent or deep_agent"
+    )
+    p.add_argument(
+        "--token",
+        default=os.environ.get("DOCS_AGENT_TOKEN", ""),
+        help="bearer token when the server has auth on",
+    )
     if question:
         p.add_argument("question", nargs="+", help="the question to ask")
     return p

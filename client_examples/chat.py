@@ -43,7 +43,9 @@ def _text(content: Any) -> str:
 def _subagent(namespace: str) -> str:
     """`tools:…|docs_researcher:…|model:…` → `docs_researcher`: the subagent that emitted the event."""
     names = [segment.split(":", 1)[0] for segment in namespace.split("|") if segment]
-    return next((n for n in names if n not in {"tools", "model", "task"}), names[0] if names else "subagent")
+    return next(
+        (n for n in names if n not in {"tools", "model", "task"}), names[0] if names else "subagent"
+    )
 
 
 class Chat:
@@ -72,12 +74,22 @@ class Chat:
         try:
             state = self.client.threads.get_state(thread_id)
         except NotFoundError:
-            self.console.print(f"[yellow]Thread {thread_id} is gone (expired or not yours).[/yellow]")
+            self.console.print(
+                f"[yellow]Thread {thread_id} is gone (expired or not yours).[/yellow]"
+            )
             return False
         self.thread_id = thread_id
-        messages = (state.get("values") or {}).get("messages", []) if isinstance(state.get("values"), dict) else []
+        messages = (
+            (state.get("values") or {}).get("messages", [])
+            if isinstance(state.get("values"), dict)
+            else []
+        )
         self.console.print(f"[dim]resumed thread {thread_id} ({len(messages)} messages)[/dim]")
-        exchange = [m for m in messages if m.get("type") == "human" or (m.get("type") == "ai" and not m.get("tool_calls"))]
+        exchange = [
+            m
+            for m in messages
+            if m.get("type") == "human" or (m.get("type") == "ai" and not m.get("tool_calls"))
+        ]
         for msg in exchange[-2:]:
             who = "you" if msg.get("type") == "human" else "assistant"
             self.console.print(f"[dim]{who}:[/dim] {_text(msg.get('content'))[:300]}")
@@ -88,8 +100,15 @@ class Chat:
         """Offer this user's recent threads (threads.search by metadata), or start a new one."""
         if self.args.thread and self.resume(self.args.thread):
             return
-        threads = [] if self.args.new else self.client.threads.search(
-            metadata={"user_id": self.args.user}, limit=10, sort_by="updated_at", sort_order="desc"
+        threads = (
+            []
+            if self.args.new
+            else self.client.threads.search(
+                metadata={"user_id": self.args.user},
+                limit=10,
+                sort_by="updated_at",
+                sort_order="desc",
+            )
         )
         if not threads:
             self.new_thread()
@@ -100,10 +119,19 @@ class Chat:
         table.add_column("first question")
         for i, t in enumerate(threads, 1):
             values = t.get("values") if isinstance(t.get("values"), dict) else {}
-            first = next((_text(m.get("content")) for m in values.get("messages", []) if m.get("type") == "human"), "")
+            first = next(
+                (
+                    _text(m.get("content"))
+                    for m in values.get("messages", [])
+                    if m.get("type") == "human"
+                ),
+                "",
+            )
             table.add_row(str(i), str(t.get("updated_at", ""))[:19], first[:70])
         self.console.print(table)
-        choice = Prompt.ask("Thread number, or Enter for a new thread", default="", show_default=False)
+        choice = Prompt.ask(
+            "Thread number, or Enter for a new thread", default="", show_default=False
+        )
         if choice.strip().isdigit() and 1 <= int(choice) <= len(threads):
             if self.resume(threads[int(choice) - 1]["thread_id"]):
                 return
@@ -114,11 +142,14 @@ class Chat:
     def show_suggestions(self, last: dict[str, Any]) -> None:
         """Numbered follow-ups from the answer's `additional_kwargs["suggests"]`."""
         self.suggests = sorted(
-            (last.get("additional_kwargs") or {}).get("suggests") or [], key=lambda s: s.get("position") or 0
+            (last.get("additional_kwargs") or {}).get("suggests") or [],
+            key=lambda s: s.get("position") or 0,
         )
         for i, s in enumerate(self.suggests, 1):
             label = s.get("label") or s.get("prompt")
-            self.console.print(f"  [bold cyan]{i}.[/bold cyan] {label}  [dim]{s.get('prompt') if s.get('label') else ''}[/dim]")
+            self.console.print(
+                f"  [bold cyan]{i}.[/bold cyan] {label}  [dim]{s.get('prompt') if s.get('label') else ''}[/dim]"
+            )
 
     def ask(self, question: str) -> None:
         """Stream one run; Ctrl-C cancels it on the server."""
@@ -130,15 +161,17 @@ class Chat:
 
         def tail() -> Text:
             text = "".join(answer.values())
-            lines = text.splitlines()[-max(3, self.console.height - 4):]
+            lines = text.splitlines()[-max(3, self.console.height - 4) :]
             return Text("\n".join(lines))
 
         try:
             with live:
                 for part in self.client.runs.stream(
-                    self.thread_id, self.args.graph,
+                    self.thread_id,
+                    self.args.graph,
                     input={"messages": [{"role": "user", "content": question}]},
-                    stream_mode=STREAM_MODES, stream_subgraphs=True,
+                    stream_mode=STREAM_MODES,
+                    stream_subgraphs=True,
                 ):
                     event, data = part.event, part.data
                     mode, _, namespace = event.partition("|")
@@ -146,27 +179,51 @@ class Chat:
                         run_id = data.get("run_id", "")
                     elif mode == "messages" and not namespace:
                         chunk = data[0] if isinstance(data, list) and data else {}
-                        if chunk.get("type") in ("AIMessageChunk", "ai") and not chunk.get("tool_calls") and not chunk.get("tool_call_chunks"):
+                        if (
+                            chunk.get("type") in ("AIMessageChunk", "ai")
+                            and not chunk.get("tool_calls")
+                            and not chunk.get("tool_call_chunks")
+                        ):
                             key = chunk.get("id") or "answer"
                             piece = _text(chunk.get("content"))
-                            answer[key] = answer.get(key, "") + piece if chunk["type"] == "AIMessageChunk" else piece
+                            answer[key] = (
+                                answer.get(key, "") + piece
+                                if chunk["type"] == "AIMessageChunk"
+                                else piece
+                            )
                             live.update(tail())
-                    elif mode == "custom" and isinstance(data, dict) and data.get("name") == "tool_feedback":
+                    elif (
+                        mode == "custom"
+                        and isinstance(data, dict)
+                        and data.get("name") == "tool_feedback"
+                    ):
                         who = f"{_subagent(namespace)}: " if namespace else ""
                         self.console.print(f"[dim]… {who}{data['data'].get('feedback', '')}[/dim]")
-                    elif mode == "custom" and isinstance(data, dict) and data.get("name") == "subagent_start":
+                    elif (
+                        mode == "custom"
+                        and isinstance(data, dict)
+                        and data.get("name") == "subagent_start"
+                    ):
                         info = data.get("data") or {}
                         active_subagents.add(str(info.get("subagent")))
-                        self.console.print(f"[magenta]↳ {info.get('subagent')}: {str(info.get('task', ''))[:100]}[/magenta]")
+                        self.console.print(
+                            f"[magenta]↳ {info.get('subagent')}: {str(info.get('task', ''))[:100]}[/magenta]"
+                        )
                     elif mode == "updates" and namespace and isinstance(data, dict):
                         name = _subagent(namespace)
                         if name not in active_subagents:
                             active_subagents.add(name)
                             self.console.print(f"[magenta]↳ {name} is working[/magenta]")
                         for update in data.values():
-                            for msg in (update or {}).get("messages", []) if isinstance(update, dict) else []:
+                            for msg in (
+                                (update or {}).get("messages", [])
+                                if isinstance(update, dict)
+                                else []
+                            ):
                                 for call in msg.get("tool_calls") or []:
-                                    self.console.print(f"[dim magenta]  {name} → {call.get('name')}[/dim magenta]")
+                                    self.console.print(
+                                        f"[dim magenta]  {name} → {call.get('name')}[/dim magenta]"
+                                    )
                     elif event == "values" and isinstance(data, dict):
                         final = data
                     elif event == "error":
@@ -189,7 +246,9 @@ class Chat:
         try:
             self.ask(question)
         except NotFoundError:
-            self.console.print("[yellow]This thread has expired; continuing in a new thread.[/yellow]")
+            self.console.print(
+                "[yellow]This thread has expired; continuing in a new thread.[/yellow]"
+            )
             self.new_thread()
             self.ask(question)
 

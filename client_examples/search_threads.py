@@ -1,6 +1,6 @@
 """List a user's threads, newest first: `client.threads.search(metadata={"user_id": ...})`.
 
-    python client_examples/search_threads.py --user alice --limit 10
+python client_examples/search_threads.py --user alice --limit 10
 """
 
 from __future__ import annotations
@@ -31,7 +31,10 @@ async def main() -> int:
         try:
             state = await client.threads.get_state(args.open)
         except NotFoundError:
-            print(f"Thread {args.open} is gone: it expired (TTL) or belongs to someone else.", file=sys.stderr)
+            print(
+                f"Thread {args.open} is gone: it expired (TTL) or belongs to someone else.",
+                file=sys.stderr,
+            )
             return 1
         for msg in state["values"].get("messages", []):
             print(f"[{msg['type']}] {msg.get('content')}")
@@ -44,7 +47,9 @@ async def main() -> int:
         return 0
     for t in threads:
         graph = (t.get("metadata") or {}).get("graph_id", "?")
-        print(f"{t['thread_id']}  {t['updated_at'][:19]}  {graph:<10}  {t['status']:<8}  {_first_question(t)}")
+        print(
+            f"{t['thread_id']}  {t['updated_at'][:19]}  {graph:<10}  {t['status']:<8}  {_first_question(t)}"
+        )
     return 0
 
 

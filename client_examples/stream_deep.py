@@ -65,8 +65,17 @@ async def main() -> int:
             return 1
         if event.startswith("messages"):
             chunk, meta = data if isinstance(data, list | tuple) and len(data) == 2 else (data, {})
-            text = chunk.get("content") if isinstance(chunk, dict) and isinstance(chunk.get("content"), str) else ""
-            if "|" not in event and text and not chunk.get("tool_calls") and meta.get("langgraph_node") == "model":
+            text = (
+                chunk.get("content")
+                if isinstance(chunk, dict) and isinstance(chunk.get("content"), str)
+                else ""
+            )
+            if (
+                "|" not in event
+                and text
+                and not chunk.get("tool_calls")
+                and meta.get("langgraph_node") == "model"
+            ):
                 if not answer_started:
                     print("\n=== answer ===")
                     answer_started = True
@@ -79,7 +88,10 @@ async def main() -> int:
                 msgs = update.get("messages", []) if isinstance(update, dict) else []
                 for msg in msgs:
                     for call in msg.get("tool_calls") or []:
-                        _show(lane or "orchestrator", f"→ {call['name']}({json.dumps(call['args'], ensure_ascii=False)[:100]})")
+                        _show(
+                            lane or "orchestrator",
+                            f"→ {call['name']}({json.dumps(call['args'], ensure_ascii=False)[:100]})",
+                        )
                 if isinstance(update, dict) and "findings" in update:
                     _show(lane or node, f"✓ findings: {len(str(update['findings']).split())} words")
         elif event.startswith("custom") and isinstance(data, dict):
@@ -90,7 +102,9 @@ async def main() -> int:
                 _show(payload.get("subagent", "?"), f"started: {payload.get('task', '')}")
             elif name == "citation_check":
                 final_check = payload
-                print(f"\n[citations] checked {final_check.get('checked')}, fixed {final_check.get('fixed')}, removed {final_check.get('removed')}")
+                print(
+                    f"\n[citations] checked {final_check.get('checked')}, fixed {final_check.get('fixed')}, removed {final_check.get('removed')}"
+                )
         elif event == "values":
             final = data
     messages = final.get("messages", []) if isinstance(final, dict) else []

@@ -27,7 +27,9 @@ def _dim(text: str) -> str:
 async def main() -> int:
     parser = base_parser(__doc__ or "")
     parser.add_argument("--thread", help="reuse this thread id instead of creating one")
-    parser.add_argument("--stats", action="store_true", help="print timing and citation stats as JSON at the end")
+    parser.add_argument(
+        "--stats", action="store_true", help="print timing and citation stats as JSON at the end"
+    )
     args = parser.parse_args()
     client = client_for(args)
     question = " ".join(args.question)
@@ -36,7 +38,10 @@ async def main() -> int:
         try:
             thread = await client.threads.get(args.thread)
         except NotFoundError:
-            print(f"Thread {args.thread} not found (expired or not yours); starting a new one.", file=sys.stderr)
+            print(
+                f"Thread {args.thread} not found (expired or not yours); starting a new one.",
+                file=sys.stderr,
+            )
             thread = await client.threads.create(metadata={"user_id": args.user})
     else:
         thread = await client.threads.create(metadata={"user_id": args.user})
@@ -74,7 +79,11 @@ async def main() -> int:
                 for msg in (update or {}).get("messages", []) if isinstance(update, dict) else []:
                     for call in msg.get("tool_calls") or []:
                         tool_calls += 1
-                        print(_dim(f"→ {node}: {call['name']}({json.dumps(call['args'], ensure_ascii=False)[:120]})"))
+                        print(
+                            _dim(
+                                f"→ {node}: {call['name']}({json.dumps(call['args'], ensure_ascii=False)[:120]})"
+                            )
+                        )
         elif event.startswith("custom"):
             if isinstance(data, dict) and data.get("name") == "tool_feedback":
                 print(_dim(f"… {data['data']['feedback']}"))
@@ -93,15 +102,29 @@ async def main() -> int:
         print(_dim(f"  [{s.get('position', 0) + 1}] {s.get('label') or s.get('prompt')}"))
     if args.stats:
         content = answer.get("content") if isinstance(answer.get("content"), str) else ""
-        cited = sorted({line.split(". ", 1)[1] for line in content.splitlines() if line[:1].isdigit() and ". " in line})
-        print(json.dumps({
-            "thread_id": thread["thread_id"],
-            "seconds_to_first_token": round(first_token - start, 3) if first_token else None,
-            "seconds_to_last_token": round(last_token - start, 3) if last_token else None,
-            "token_events": tokens,
-            "tool_calls": tool_calls,
-            "sources_cited": cited,
-        }, indent=2), file=sys.stderr)
+        cited = sorted(
+            {
+                line.split(". ", 1)[1]
+                for line in content.splitlines()
+                if line[:1].isdigit() and ". " in line
+            }
+        )
+        print(
+            json.dumps(
+                {
+                    "thread_id": thread["thread_id"],
+                    "seconds_to_first_token": round(first_token - start, 3)
+                    if first_token
+                    else None,
+                    "seconds_to_last_token": round(last_token - start, 3) if last_token else None,
+                    "token_events": tokens,
+                    "tool_calls": tool_calls,
+                    "sources_cited": cited,
+                },
+                indent=2,
+            ),
+            file=sys.stderr,
+        )
     return 0
 
 

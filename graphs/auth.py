@@ -59,7 +59,9 @@ class AuthConfig:
                 continue
             token, sep, user = pair.rpartition(":")
             if not sep or not token.strip() or not user.strip():
-                raise ValueError("AUTH_TOKENS must be 'token:user_id,...'; got an entry without both parts")
+                raise ValueError(
+                    "AUTH_TOKENS must be 'token:user_id,...'; got an entry without both parts"
+                )
             tokens[token.strip()] = user.strip()
         return cls(
             tokens=tokens,
@@ -152,7 +154,9 @@ if CONFIG.dev_mode:
         "request is accepted and metadata.user_id is trusted as sent. Never expose this server."
     )
 else:
-    log.warning("docs-agent auth: on (%s); threads, runs and store are owner-scoped", CONFIG.describe())
+    log.warning(
+        "docs-agent auth: on (%s); threads, runs and store are owner-scoped", CONFIG.describe()
+    )
 
 auth = Auth()
 
@@ -203,7 +207,9 @@ async def assistants(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
     return {OWNER_KEY: ctx.user.identity}
 
 
-def _confine(namespace: tuple[str, ...] | None, identity: str, *, prefix_ok: bool) -> tuple[str, ...]:
+def _confine(
+    namespace: tuple[str, ...] | None, identity: str, *, prefix_ok: bool
+) -> tuple[str, ...]:
     """The namespace narrowed to `("memories", identity)`; 403 when it names anything else."""
     own = (MEMORY_NAMESPACE, identity)
     ns = tuple(namespace or ())
@@ -211,7 +217,9 @@ def _confine(namespace: tuple[str, ...] | None, identity: str, *, prefix_ok: boo
         return ns
     if prefix_ok and own[: len(ns)] == ns:
         return own  # a broader search/list prefix is narrowed to the user's own namespace
-    raise Auth.exceptions.HTTPException(status_code=403, detail="Store access outside your namespace")
+    raise Auth.exceptions.HTTPException(
+        status_code=403, detail="Store access outside your namespace"
+    )
 
 
 @auth.on.store()

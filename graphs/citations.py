@@ -26,7 +26,9 @@ from tools.code_roots import PathError, resolve_path
 log = logging.getLogger(__name__)
 
 # `label/dir/file.py:10-20` or `:10`; the path needs a slash and an extension.
-CODE_RE = re.compile(r"(?P<path>\b[\w.-]+(?:/[\w.-]+)+\.\w+):(?P<start>\d+)(?:\s*[-–]\s*(?P<end>\d+))?")
+CODE_RE = re.compile(
+    r"(?P<path>\b[\w.-]+(?:/[\w.-]+)+\.\w+):(?P<start>\d+)(?:\s*[-–]\s*(?P<end>\d+))?"
+)
 URL_RE = re.compile(r"https?://[^\s)\]>`'\"]+")
 MD_LINK_RE = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<url>https?://[^)\s]+)\)")
 KB_RE = re.compile(r"\bKB (?P<id>\w[\w./-]*)")
@@ -95,7 +97,9 @@ class CitationChecker:
         if path not in self._line_counts:
             try:
                 _, full = resolve_path(self.sources.code_roots, path, want="file")
-                self._line_counts[path] = len(full.read_text("utf-8", errors="replace").splitlines())
+                self._line_counts[path] = len(
+                    full.read_text("utf-8", errors="replace").splitlines()
+                )
             except (PathError, OSError):
                 self._line_counts[path] = None
         return self._line_counts[path]
@@ -141,14 +145,24 @@ class CitationChecker:
                 start, end = end, start
                 reason.append("reversed range swapped")
             if start < 1 or start > total:
-                return _removed(report, "code", m.group(0), f"line {start} outside the file's {total} lines")
+                return _removed(
+                    report, "code", m.group(0), f"line {start} outside the file's {total} lines"
+                )
             if end > total:
                 end = total
                 reason.append(f"end clamped to the file's {total} lines")
             new = f"{path}:{start}-{end}" if m.group("end") or start != end else f"{path}:{start}"
             if reason:
                 report.fixed += 1
-                report.details.append({"kind": "code", "citation": m.group(0), "action": "fixed", "to": new, "reason": "; ".join(reason)})
+                report.details.append(
+                    {
+                        "kind": "code",
+                        "citation": m.group(0),
+                        "action": "fixed",
+                        "to": new,
+                        "reason": "; ".join(reason),
+                    }
+                )
                 return new
             report.valid += 1
             return m.group(0)
@@ -188,7 +202,7 @@ class CitationChecker:
 
             def fix_bare(m: re.Match[str]) -> str:
                 url = m.group(0).rstrip(".,;:")
-                tail = m.group(0)[len(url):]
+                tail = m.group(0)[len(url) :]
                 report.checked += 1
                 if self.page_exists(url):
                     report.valid += 1
@@ -214,7 +228,9 @@ _GONE = "\x00"  # marks where a citation was removed, so tidying touches only th
 
 def _removed(report: CitationReport, kind: str, citation: str, reason: str) -> str:
     report.removed += 1
-    report.details.append({"kind": kind, "citation": citation, "action": "removed", "reason": reason})
+    report.details.append(
+        {"kind": kind, "citation": citation, "action": "removed", "reason": reason}
+    )
     return _GONE
 
 
@@ -238,6 +254,8 @@ def extract_citations(text: str) -> dict[str, list[str]]:
     return {
         "code": [m.group(0) for m in CODE_RE.finditer(text)],
         "kb": [m.group("id") for m in KB_RE.finditer(text)],
-        "urls": [m.group(0).rstrip(".,;:") for m in URL_RE.finditer(re.sub(r"`[^`\n]+`", "", text))],
+        "urls": [
+            m.group(0).rstrip(".,;:") for m in URL_RE.finditer(re.sub(r"`[^`\n]+`", "", text))
+        ],
         "doc_paths": [m.group("path") for m in DOC_PATH_RE.finditer(text)],
     }

@@ -72,9 +72,9 @@ class Context:
             self.num_suggestions = int(env.get("DOCS_AGENT_NUM_SUGGESTIONS", "3") or 3)
         self.num_suggestions = max(0, min(int(self.num_suggestions), 10))
         if self.prune_history is None:
-            self.prune_history = env.get("DOCS_AGENT_PRUNE_HISTORY", "true").strip().lower() not in {
-                "0", "false", "no", "off"
-            }
+            self.prune_history = env.get(
+                "DOCS_AGENT_PRUNE_HISTORY", "true"
+            ).strip().lower() not in {"0", "false", "no", "off"}
 
     @property
     def fallback_chain(self) -> list[str]:

@@ -108,7 +108,11 @@ def reply(key: str, text: str, **fmt: Any) -> str:
 
 def allowlist() -> frozenset[str]:
     """Default allowlist plus comma-separated DOCS_AGENT_GUARDRAILS_ALLOW words."""
-    extra = {w.strip().lower() for w in os.environ.get("DOCS_AGENT_GUARDRAILS_ALLOW", "").split(",") if w.strip()}
+    extra = {
+        w.strip().lower()
+        for w in os.environ.get("DOCS_AGENT_GUARDRAILS_ALLOW", "").split(",")
+        if w.strip()
+    }
     return ALLOWLIST | extra
 
 
@@ -163,7 +167,9 @@ class GuardrailsMiddleware(AgentMiddleware):
     def __init__(self, max_input_chars: int | None = None, classifier: Any = None) -> None:
         """`classifier`: a chat model to ask when the rules are unsure (default: from the env)."""
         super().__init__()
-        self.max_input_chars = max_input_chars or _env_int("DOCS_AGENT_MAX_INPUT_CHARS", DEFAULT_MAX_INPUT_CHARS)
+        self.max_input_chars = max_input_chars or _env_int(
+            "DOCS_AGENT_MAX_INPUT_CHARS", DEFAULT_MAX_INPUT_CHARS
+        )
         self._classifier = classifier
 
     def _classifier_model(self) -> Any:
@@ -177,7 +183,12 @@ class GuardrailsMiddleware(AgentMiddleware):
         return load_chat_model(spec, streaming=False).with_config(tags=["nostream"])
 
     def _topic_enabled(self) -> bool:
-        return os.environ.get("DOCS_AGENT_GUARDRAILS", "on").strip().lower() not in {"0", "off", "false", "no"}
+        return os.environ.get("DOCS_AGENT_GUARDRAILS", "on").strip().lower() not in {
+            "0",
+            "off",
+            "false",
+            "no",
+        }
 
     def _inspect(self, state: AgentState) -> tuple[dict[str, Any] | None, str | None]:
         """(update to return now, text still to classify)."""
@@ -189,8 +200,15 @@ class GuardrailsMiddleware(AgentMiddleware):
         if not text.strip():
             return self._end(human, text, reply("empty", "")), None
         if len(text) > self.max_input_chars:
-            kept = text[:2000] + f"\n[… message cut: {len(text):,} characters, limit {self.max_input_chars:,}]"
-            return self._end(human, kept, reply("too_long", text[:2000], size=len(text), limit=self.max_input_chars)), None
+            kept = (
+                text[:2000]
+                + f"\n[… message cut: {len(text):,} characters, limit {self.max_input_chars:,}]"
+            )
+            return self._end(
+                human,
+                kept,
+                reply("too_long", text[:2000], size=len(text), limit=self.max_input_chars),
+            ), None
         if text != raw and isinstance(human.content, str):
             # Same id: add_messages replaces the stored question with the cleaned one.
             return {"messages": [HumanMessage(content=text, id=human.id)]}, text
@@ -203,11 +221,15 @@ class GuardrailsMiddleware(AgentMiddleware):
             "jump_to": "end",
         }
 
-    def _verdict_update(self, verdict: Verdict, text: str, update: dict[str, Any] | None) -> dict[str, Any] | None:
+    def _verdict_update(
+        self, verdict: Verdict, text: str, update: dict[str, Any] | None
+    ) -> dict[str, Any] | None:
         if verdict == "on_topic":
             return update
         log.info("guardrails: %s question refused", verdict)
-        messages = list((update or {}).get("messages", [])) + [AIMessage(content=reply(verdict, text))]
+        messages = list((update or {}).get("messages", [])) + [
+            AIMessage(content=reply(verdict, text))
+        ]
         return {"messages": messages, "jump_to": "end"}
 
     @hook_config(can_jump_to=["end"])
@@ -222,14 +244,18 @@ class GuardrailsMiddleware(AgentMiddleware):
             model = self._classifier_model()
             if model is not None:
                 try:
-                    out = model.invoke([SystemMessage(CLASSIFIER_PROMPT), HumanMessage(text[:2000])])
+                    out = model.invoke(
+                        [SystemMessage(CLASSIFIER_PROMPT), HumanMessage(text[:2000])]
+                    )
                     verdict = _parse_verdict(str(out.content))
                 except Exception as exc:  # noqa: BLE001 — the rules decide when the classifier fails
                     log.warning("guardrails classifier failed (%s); allowing the question", exc)
         return self._verdict_update(verdict, text, update)
 
     @hook_config(can_jump_to=["end"])
-    async def abefore_agent(self, state: AgentState, runtime: Runtime[Any]) -> dict[str, Any] | None:
+    async def abefore_agent(
+        self, state: AgentState, runtime: Runtime[Any]
+    ) -> dict[str, Any] | None:
         """Async twin of `before_agent` (the classifier call is awaited)."""
         update, text = self._inspect(state)
         if text is None or not self._topic_enabled():
@@ -240,7 +266,9 @@ class GuardrailsMiddleware(AgentMiddleware):
             model = self._classifier_model()
             if model is not None:
                 try:
-                    out = await model.ainvoke([SystemMessage(CLASSIFIER_PROMPT), HumanMessage(text[:2000])])
+                    out = await model.ainvoke(
+                        [SystemMessage(CLASSIFIER_PROMPT), HumanMessage(text[:2000])]
+                    )
                     verdict = _parse_verdict(str(out.content))
                 except Exception as exc:  # noqa: BLE001 — the rules decide when the classifier fails
                     log.warning("guardrails classifier failed (%s); allowing the question", exc)
@@ -255,7 +283,10 @@ def sanitize_tool_output(text: str, limit: int) -> str:
     """
     text = strip_controls(text)
     text = strip_bold(text)
-    text = _HEADING_RE.sub(lambda m: f"(page text) {m.group(1)}" if _INJECTION_RE.search(m.group(1)) else m.group(0), text)
+    text = _HEADING_RE.sub(
+        lambda m: f"(page text) {m.group(1)}" if _INJECTION_RE.search(m.group(1)) else m.group(0),
+        text,
+    )
     if len(text) > limit:
         text = text[:limit].rsplit("\n", 1)[0] + f"\n[… cut at {limit:,} characters]"
     return text
@@ -281,13 +312,17 @@ class ToolOutputSanitizerMiddleware(AgentMiddleware):
         return result
 
     def wrap_tool_call(
-        self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], ToolMessage | Command[Any]]
+        self,
+        request: ToolCallRequest,
+        handler: Callable[[ToolCallRequest], ToolMessage | Command[Any]],
     ) -> ToolMessage | Command[Any]:
         """Run the tool, then sanitize its text."""
         return self._clean(handler(request))
 
     async def awrap_tool_call(
-        self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command[Any]]]
+        self,
+        request: ToolCallRequest,
+        handler: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command[Any]]],
     ) -> ToolMessage | Command[Any]:
         """Async twin of `wrap_tool_call`."""
         return self._clean(await handler(request))

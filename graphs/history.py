@@ -31,8 +31,10 @@ def tool_traffic(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     Checked by `.type`, since streamed messages may be chunks rather than `AIMessage`.
     """
     return [
-        m for m in messages
-        if m.type in {"tool", "ToolMessageChunk"} or (is_ai(m) and (getattr(m, "tool_calls", None) or getattr(m, "invalid_tool_calls", None)))
+        m
+        for m in messages
+        if m.type in {"tool", "ToolMessageChunk"}
+        or (is_ai(m) and (getattr(m, "tool_calls", None) or getattr(m, "invalid_tool_calls", None)))
     ]
 
 

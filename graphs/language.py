@@ -9,19 +9,34 @@ from __future__ import annotations
 import re
 
 _MARKERS: dict[str, set[str]] = {
-    "ru": set("как что это где почему можно нужно или для при что-то какой если не в на с и".split()),
-    "pl": set("jak co czy gdzie dlaczego jest nie się mogę można dla przy aby który oraz w z i".split()),
-    "it": set("come cosa perché dove posso è il lo la gli non per con una uno del della che".split()),
+    "ru": set(
+        "как что это где почему можно нужно или для при что-то какой если не в на с и".split()
+    ),
+    "pl": set(
+        "jak co czy gdzie dlaczego jest nie się mogę można dla przy aby który oraz w z i".split()
+    ),
+    "it": set(
+        "come cosa perché dove posso è il lo la gli non per con una uno del della che".split()
+    ),
     "de": set("wie was warum wo kann ist der die das nicht mit für ein eine und ich".split()),
-    "es": set("cómo como qué que por qué dónde puedo es el la los las no para con una un del".split()),
-    "fr": set("comment quoi pourquoi où puis est le la les ne pas pour avec une un des du je".split()),
+    "es": set(
+        "cómo como qué que por qué dónde puedo es el la los las no para con una un del".split()
+    ),
+    "fr": set(
+        "comment quoi pourquoi où puis est le la les ne pas pour avec une un des du je".split()
+    ),
     "en": set("how what why where can is the a an not for with do does i to of in".split()),
 }
 _SPECIAL = {"pl": "ąćęłńóśźż", "de": "äöüß", "es": "ñ¿¡", "fr": "çèêàùœ", "it": "àèìòù"}
 
 LANGUAGE_NAMES = {
-    "en": "English", "ru": "Russian", "pl": "Polish", "it": "Italian",
-    "de": "German", "es": "Spanish", "fr": "French",
+    "en": "English",
+    "ru": "Russian",
+    "pl": "Polish",
+    "it": "Italian",
+    "de": "German",
+    "es": "Spanish",
+    "fr": "French",
 }
 
 
@@ -51,37 +66,57 @@ def resolve_language(setting: str, text: str) -> str:
 
 PHRASES: dict[str, dict[str, str]] = {
     "search_docs": {
-        "en": "Searching the documentation", "ru": "Ищу в документации",
-        "pl": "Przeszukuję dokumentację", "it": "Cerco nella documentazione",
-        "de": "Durchsuche die Dokumentation", "es": "Buscando en la documentación",
+        "en": "Searching the documentation",
+        "ru": "Ищу в документации",
+        "pl": "Przeszukuję dokumentację",
+        "it": "Cerco nella documentazione",
+        "de": "Durchsuche die Dokumentation",
+        "es": "Buscando en la documentación",
         "fr": "Recherche dans la documentation",
     },
     "read_page": {
-        "en": "Reading the page", "ru": "Читаю страницу", "pl": "Czytam stronę",
-        "it": "Leggo la pagina", "de": "Lese die Seite", "es": "Leyendo la página",
+        "en": "Reading the page",
+        "ru": "Читаю страницу",
+        "pl": "Czytam stronę",
+        "it": "Leggo la pagina",
+        "de": "Lese die Seite",
+        "es": "Leyendo la página",
         "fr": "Lecture de la page",
     },
     "search_kb": {
-        "en": "Looking for support articles", "ru": "Ищу статьи поддержки",
-        "pl": "Szukam artykułów pomocy", "it": "Cerco articoli di supporto",
-        "de": "Suche Support-Artikel", "es": "Buscando artículos de soporte",
+        "en": "Looking for support articles",
+        "ru": "Ищу статьи поддержки",
+        "pl": "Szukam artykułów pomocy",
+        "it": "Cerco articoli di supporto",
+        "de": "Suche Support-Artikel",
+        "es": "Buscando artículos de soporte",
         "fr": "Recherche d'articles d'assistance",
     },
     "read_kb": {
-        "en": "Reading support articles", "ru": "Читаю статьи поддержки",
-        "pl": "Czytam artykuły pomocy", "it": "Leggo gli articoli di supporto",
-        "de": "Lese Support-Artikel", "es": "Leyendo artículos de soporte",
+        "en": "Reading support articles",
+        "ru": "Читаю статьи поддержки",
+        "pl": "Czytam artykuły pomocy",
+        "it": "Leggo gli articoli di supporto",
+        "de": "Lese Support-Artikel",
+        "es": "Leyendo artículos de soporte",
         "fr": "Lecture des articles d'assistance",
     },
     "search_code": {
-        "en": "Searching the source code for", "ru": "Ищу в исходном коде",
-        "pl": "Szukam w kodzie źródłowym", "it": "Cerco nel codice sorgente",
-        "de": "Durchsuche den Quellcode nach", "es": "Buscando en el código fuente",
+        "en": "Searching the source code for",
+        "ru": "Ищу в исходном коде",
+        "pl": "Szukam w kodzie źródłowym",
+        "it": "Cerco nel codice sorgente",
+        "de": "Durchsuche den Quellcode nach",
+        "es": "Buscando en el código fuente",
         "fr": "Recherche dans le code source de",
     },
     "read_code": {
-        "en": "Reading the code of", "ru": "Читаю код", "pl": "Czytam kod",
-        "it": "Leggo il codice di", "de": "Lese den Code von", "es": "Leyendo el código de",
+        "en": "Reading the code of",
+        "ru": "Читаю код",
+        "pl": "Czytam kod",
+        "it": "Leggo il codice di",
+        "de": "Lese den Code von",
+        "es": "Leyendo el código de",
         "fr": "Lecture du code de",
     },
     "extractive": {
@@ -103,8 +138,13 @@ PHRASES: dict[str, dict[str, str]] = {
         "fr": "Je n'ai rien trouvé à ce sujet dans la documentation, les articles d'assistance ou le code.",
     },
     "sources": {
-        "en": "Sources", "ru": "Источники", "pl": "Źródła", "it": "Fonti", "de": "Quellen",
-        "es": "Fuentes", "fr": "Sources",
+        "en": "Sources",
+        "ru": "Источники",
+        "pl": "Źródła",
+        "it": "Fonti",
+        "de": "Quellen",
+        "es": "Fuentes",
+        "fr": "Sources",
     },
 }
 

@@ -138,4 +138,6 @@ class ContextModelMiddleware(AgentMiddleware):
 
 
 def _name(model: BaseChatModel) -> str:
-    return str(getattr(model, "model_name", None) or getattr(model, "model", None) or type(model).__name__)
+    return str(
+        getattr(model, "model_name", None) or getattr(model, "model", None) or type(model).__name__
+    )

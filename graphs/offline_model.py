@@ -114,7 +114,11 @@ def _paragraphs(text: str) -> list[str]:
             merged[-1] += "\n" + block
         else:
             merged.append(block)
-    return [b for b in merged if len(b) > 40 and not b.startswith(("Source:", "Description:", "[Page cut"))]
+    return [
+        b
+        for b in merged
+        if len(b) > 40 and not b.startswith(("Source:", "Description:", "[Page cut"))
+    ]
 
 
 def _slug(heading: str) -> str:
@@ -177,7 +181,10 @@ def rank_passages(question: str, passages: list[Passage]) -> list[Passage]:
     terms = [_stem(t) for t in query_terms(question)]
     if not terms or not passages:
         return []
-    docs = [[_stem(w) for w in re.findall(r"[a-z0-9]+", (p.heading + " " + p.text).lower())] for p in passages]
+    docs = [
+        [_stem(w) for w in re.findall(r"[a-z0-9]+", (p.heading + " " + p.text).lower())]
+        for p in passages
+    ]
     n = len(docs)
     avg = sum(len(d) for d in docs) / n or 1.0
     df = {t: sum(1 for d in docs if t in d) for t in terms}
@@ -267,7 +274,7 @@ class OfflineChatModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "docs-agent-offline"
 
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> OfflineChatModel:  # type: ignore[override]
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> OfflineChatModel:
         """Remember which tools exist; the plan only calls those."""
         names = []
         for t in tools:
@@ -298,7 +305,9 @@ class OfflineChatModel(BaseChatModel):
         elif not done & {"get_doc_page", "get_article_content", "read_code_file"}:
             calls = self._read_calls(results, lang)
         if calls:
-            return AIMessage(content="", tool_calls=[self._call(c, messages, i) for i, c in enumerate(calls)])
+            return AIMessage(
+                content="", tool_calls=[self._call(c, messages, i) for i, c in enumerate(calls)]
+            )
         return AIMessage(content=compose_answer(question, turn, lang))
 
     def _has(self, name: str) -> bool:
@@ -308,30 +317,99 @@ class OfflineChatModel(BaseChatModel):
         query = question.strip()[:500]
         calls = []
         if self._has("search_docs"):
-            calls.append({"name": "search_docs", "args": {"query": query, "limit": 5, "feedback_to_user": phrase("search_docs", lang)}})
+            calls.append(
+                {
+                    "name": "search_docs",
+                    "args": {
+                        "query": query,
+                        "limit": 5,
+                        "feedback_to_user": phrase("search_docs", lang),
+                    },
+                }
+            )
         if self._has("search_support_articles"):
-            calls.append({"name": "search_support_articles", "args": {"query": query, "collections": "all", "limit": 10, "feedback_to_user": phrase("search_kb", lang)}})
+            calls.append(
+                {
+                    "name": "search_support_articles",
+                    "args": {
+                        "query": query,
+                        "collections": "all",
+                        "limit": 10,
+                        "feedback_to_user": phrase("search_kb", lang),
+                    },
+                }
+            )
         code = _code_step(question) if self._has("search_code") else None
         if code:
             pattern, label = code
-            calls.append({"name": "search_code", "args": {"pattern": pattern, "path": None, "feedback_to_user": f"{phrase('search_code', lang)} {label}"}})
+            calls.append(
+                {
+                    "name": "search_code",
+                    "args": {
+                        "pattern": pattern,
+                        "path": None,
+                        "feedback_to_user": f"{phrase('search_code', lang)} {label}",
+                    },
+                }
+            )
         return calls
 
-    def _read_calls(self, results: dict[str | None, ToolMessage], lang: str) -> list[dict[str, Any]]:
+    def _read_calls(
+        self, results: dict[str | None, ToolMessage], lang: str
+    ) -> list[dict[str, Any]]:
         calls = []
         docs = results.get("search_docs")
-        if docs is not None and isinstance(docs.artifact, list) and docs.artifact and self._has("get_doc_page"):
+        if (
+            docs is not None
+            and isinstance(docs.artifact, list)
+            and docs.artifact
+            and self._has("get_doc_page")
+        ):
             top = docs.artifact[0]
-            calls.append({"name": "get_doc_page", "args": {"url_or_path": top["url"], "section": None, "feedback_to_user": f"{phrase('read_page', lang)}: {top['title']}"}})
+            calls.append(
+                {
+                    "name": "get_doc_page",
+                    "args": {
+                        "url_or_path": top["url"],
+                        "section": None,
+                        "feedback_to_user": f"{phrase('read_page', lang)}: {top['title']}",
+                    },
+                }
+            )
         kb = results.get("search_support_articles")
-        if kb is not None and isinstance(kb.artifact, list) and kb.artifact and self._has("get_article_content"):
+        if (
+            kb is not None
+            and isinstance(kb.artifact, list)
+            and kb.artifact
+            and self._has("get_article_content")
+        ):
             ids = [a["id"] for a in kb.artifact[:2]]
-            calls.append({"name": "get_article_content", "args": {"article_ids": ids, "feedback_to_user": phrase("read_kb", lang)}})
+            calls.append(
+                {
+                    "name": "get_article_content",
+                    "args": {"article_ids": ids, "feedback_to_user": phrase("read_kb", lang)},
+                }
+            )
         code = results.get("search_code")
-        if code is not None and isinstance(code.artifact, list) and code.artifact and self._has("read_code_file"):
+        if (
+            code is not None
+            and isinstance(code.artifact, list)
+            and code.artifact
+            and self._has("read_code_file")
+        ):
             top = code.artifact[0]
             line = top["lines"][0] if top.get("lines") else 1
-            calls.append({"name": "read_code_file", "args": {"file_path": top["file"], "start_line": max(1, line - 5), "num_lines": 45, "feedback_to_user": f"{phrase('read_code', lang)} {top['file'].rsplit('/', 1)[-1]}"}})
+            calls.append(
+                {
+                    "name": "read_code_file",
+                    "args": {
+                        "file_path": top["file"],
+                        "start_line": max(1, line - 5),
+                        "num_lines": 45,
+                        "feedback_to_user": f"{phrase('read_code', lang)} {top['file'].rsplit('/', 1)[-1]}",
+                    },
+                }
+            )
         return calls
 
     @staticmethod
@@ -363,7 +441,13 @@ class OfflineChatModel(BaseChatModel):
             chunk = AIMessageChunk(
                 content="",
                 tool_call_chunks=[
-                    {"name": c["name"], "args": _json(c["args"]), "id": c["id"], "index": i, "type": "tool_call_chunk"}
+                    {
+                        "name": c["name"],
+                        "args": _json(c["args"]),
+                        "id": c["id"],
+                        "index": i,
+                        "type": "tool_call_chunk",
+                    }
                     for i, c in enumerate(message.tool_calls)
                 ],
             )
@@ -411,9 +495,12 @@ SUGGESTIONS_MARKER = "Task: suggest follow-up questions."
 USER_HEADER = "### User"
 ASSISTANT_HEADER = "### Assistant"
 _MORE_ABOUT = {
-    "en": "Tell me more about {topic}", "ru": "Расскажи подробнее: {topic}",
-    "pl": "Powiedz mi więcej o: {topic}", "it": "Dimmi di più su: {topic}",
-    "de": "Erzähl mir mehr über: {topic}", "es": "Cuéntame más sobre: {topic}",
+    "en": "Tell me more about {topic}",
+    "ru": "Расскажи подробнее: {topic}",
+    "pl": "Powiedz mi więcej o: {topic}",
+    "it": "Dimmi di più su: {topic}",
+    "de": "Erzähl mir mehr über: {topic}",
+    "es": "Cuéntame más sobre: {topic}",
     "fr": "Dis-m'en plus sur : {topic}",
 }
 # Cited passages are labelled "**Title › Heading** — cite" (docs_agent) or "- Title › Heading: …" (deep_agent).
@@ -422,7 +509,11 @@ _CITED_LABEL_RE = re.compile(r"^(?:\*\*(.+?)\*\* — |- (.+? › .+?): )", re.MU
 
 def is_suggestions_request(messages: Sequence[BaseMessage]) -> bool:
     """True when the first message is the suggestion call's system prompt."""
-    return bool(messages) and messages[0].type == "system" and SUGGESTIONS_MARKER in message_text(messages[0])
+    return (
+        bool(messages)
+        and messages[0].type == "system"
+        and SUGGESTIONS_MARKER in message_text(messages[0])
+    )
 
 
 def offline_suggestions(messages: Sequence[BaseMessage], language: str) -> str:
@@ -430,8 +521,12 @@ def offline_suggestions(messages: Sequence[BaseMessage], language: str) -> str:
     limit_m = re.search(r"up to (\d+)", message_text(messages[0]))
     limit = int(limit_m.group(1)) if limit_m else 3
     text = "\n".join(message_text(m) for m in messages[1:])
-    blocks = re.split(rf"^({re.escape(USER_HEADER)}|{re.escape(ASSISTANT_HEADER)})$", text, flags=re.MULTILINE)
-    questions = [blocks[i + 1].strip() for i in range(1, len(blocks) - 1, 2) if blocks[i] == USER_HEADER]
+    blocks = re.split(
+        rf"^({re.escape(USER_HEADER)}|{re.escape(ASSISTANT_HEADER)})$", text, flags=re.MULTILINE
+    )
+    questions = [
+        blocks[i + 1].strip() for i in range(1, len(blocks) - 1, 2) if blocks[i] == USER_HEADER
+    ]
     answers = [blocks[i + 1] for i in range(1, len(blocks) - 1, 2) if blocks[i] == ASSISTANT_HEADER]
     lang = resolve_language(language, questions[-1] if questions else "")
     template = _MORE_ABOUT.get(lang, _MORE_ABOUT["en"])
@@ -441,7 +536,11 @@ def offline_suggestions(messages: Sequence[BaseMessage], language: str) -> str:
         label = bold or bullet
         title, _, heading = (part.strip() for part in label.partition(" › "))
         prompt = template.format(topic=f"{heading} ({title})" if heading else title)
-        if len(suggests) >= limit or prompt.lower() in asked or any(s["prompt"] == prompt for s in suggests):
+        if (
+            len(suggests) >= limit
+            or prompt.lower() in asked
+            or any(s["prompt"] == prompt for s in suggests)
+        ):
             continue
         short = heading if heading and all(s["label"] != heading for s in suggests) else title
         if len(short) > 40:

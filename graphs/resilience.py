@@ -112,7 +112,9 @@ def is_transient(exc: BaseException) -> bool:
     # httpx/httpcore transport errors (a reset mid-stream surfaces as RemoteProtocolError/ReadError
     # from the stream iterator, not wrapped by the SDK).
     if module.startswith(("httpx", "httpcore", "openai", "anthropic")):
-        return any(k in name for k in ("Timeout", "Connect", "Protocol", "Read", "Network", "Transport"))
+        return any(
+            k in name for k in ("Timeout", "Connect", "Protocol", "Read", "Network", "Transport")
+        )
     return False
 
 
@@ -150,10 +152,18 @@ class RetryAfterModelRetryMiddleware(ModelRetryMiddleware):
         asked = retry_after_seconds(exc)
         if asked is not None:
             delay = max(delay, min(asked, MAX_RETRY_AFTER_S))
-        log.warning("model call failed (%s: %s); retry %d in %.2fs", type(exc).__name__, exc, attempt + 1, delay)
+        log.warning(
+            "model call failed (%s: %s); retry %d in %.2fs",
+            type(exc).__name__,
+            exc,
+            attempt + 1,
+            delay,
+        )
         return delay
 
-    def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]) -> Any:
+    def wrap_model_call(
+        self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
+    ) -> Any:
         """Call the model, retrying transient failures with backoff and Retry-After."""
         for attempt in range(self.max_retries + 1):
             try:
@@ -196,7 +206,9 @@ def _check(response: ModelResponse) -> ModelResponse:
             continue
         if message.invalid_tool_calls and not message.tool_calls:
             bad = message.invalid_tool_calls[0]
-            raise InvalidModelOutput(f"tool call {bad.get('name')!r} had arguments that are not valid JSON")
+            raise InvalidModelOutput(
+                f"tool call {bad.get('name')!r} had arguments that are not valid JSON"
+            )
         text = message.text if isinstance(message.text, str) else str(message.content)
         refusal = message.additional_kwargs.get("refusal")
         if not message.tool_calls and not text.strip() and not refusal:
@@ -214,7 +226,9 @@ class ResponseCheckMiddleware(AgentMiddleware):
     and empty completions otherwise end the run with an empty AI message.
     """
 
-    def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]) -> ModelResponse:
+    def wrap_model_call(
+        self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
+    ) -> ModelResponse:
         """Check the completed response."""
         return _check(handler(request))
 
@@ -239,7 +253,9 @@ def _turn_counts(messages: list[Any]) -> tuple[int, int]:
             start = i + 1
             break
     turn = messages[start:]
-    return sum(1 for m in turn if getattr(m, "type", "") == "ai"), sum(1 for m in turn if getattr(m, "type", "") == "tool")
+    return sum(1 for m in turn if getattr(m, "type", "") == "ai"), sum(
+        1 for m in turn if getattr(m, "type", "") == "tool"
+    )
 
 
 class TurnLimitMiddleware(AgentMiddleware):
@@ -260,19 +276,35 @@ class TurnLimitMiddleware(AgentMiddleware):
         model_calls, tool_calls = _turn_counts(list(request.messages))
         if model_calls + 1 < self.max_model_calls and tool_calls < self.max_tool_calls:
             return None
-        log.warning("turn limit reached (%d model calls, %d tool calls): answering without tools", model_calls, tool_calls)
-        return request.override(tools=[], messages=[*request.messages, HumanMessage(content=LIMIT_NOTE)])
+        log.warning(
+            "turn limit reached (%d model calls, %d tool calls): answering without tools",
+            model_calls,
+            tool_calls,
+        )
+        return request.override(
+            tools=[], messages=[*request.messages, HumanMessage(content=LIMIT_NOTE)]
+        )
 
     def _final(self, response: ModelResponse) -> ModelResponse:
         for message in response.result:
-            if isinstance(message, AIMessage) and (message.tool_calls or message.invalid_tool_calls):
-                return ModelResponse(result=[AIMessage(content=(
-                    f"I stopped after {self.max_model_calls} steps without reaching a final answer. "
-                    "Please ask a narrower question, or name the page, article or file to look at."
-                ))])
+            if isinstance(message, AIMessage) and (
+                message.tool_calls or message.invalid_tool_calls
+            ):
+                return ModelResponse(
+                    result=[
+                        AIMessage(
+                            content=(
+                                f"I stopped after {self.max_model_calls} steps without reaching a final answer. "
+                                "Please ask a narrower question, or name the page, article or file to look at."
+                            )
+                        )
+                    ]
+                )
         return response
 
-    def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]) -> ModelResponse:
+    def wrap_model_call(
+        self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
+    ) -> ModelResponse:
         """Call the model, without tools once the turn's budget is spent."""
         limited = self._limited(request)
         if limited is None:
@@ -298,7 +330,9 @@ def _tool_error_text(exc: Exception, request: Any) -> str:
 
 
 def _tool_retry_failure(exc: Exception) -> str:
-    return f"The tool failed after retrying ({type(exc).__name__}); try another tool or tell the user."
+    return (
+        f"The tool failed after retrying ({type(exc).__name__}); try another tool or tell the user."
+    )
 
 
 def _tool_transient(exc: BaseException) -> bool:
@@ -331,10 +365,17 @@ class UsageLogMiddleware(AgentMiddleware):
             usage = getattr(message, "usage_metadata", None)
             if usage:
                 cached = (usage.get("input_token_details") or {}).get("cache_read", 0)
-                log.info("model usage: input=%s cached=%s output=%s", usage.get("input_tokens"), cached, usage.get("output_tokens"))
+                log.info(
+                    "model usage: input=%s cached=%s output=%s",
+                    usage.get("input_tokens"),
+                    cached,
+                    usage.get("output_tokens"),
+                )
         return response
 
-    def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]) -> ModelResponse:
+    def wrap_model_call(
+        self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
+    ) -> ModelResponse:
         """Log the usage of the response."""
         return self._log(handler(request))
 

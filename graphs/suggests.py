@@ -99,7 +99,12 @@ def parse_suggestions(text: str, limit: int) -> list[dict[str, Any]]:
     if body is None:
         raise ValueError("no JSON object in the reply")
     undoubled = re.sub(r"\{\{", "{", re.sub(r"\}\}", "}", body))
-    candidates = [body, _TRAILING_COMMA_RE.sub(r"\1", body), undoubled, _TRAILING_COMMA_RE.sub(r"\1", undoubled)]
+    candidates = [
+        body,
+        _TRAILING_COMMA_RE.sub(r"\1", body),
+        undoubled,
+        _TRAILING_COMMA_RE.sub(r"\1", undoubled),
+    ]
     error: Exception | None = None
     for candidate in dict.fromkeys(candidates):
         try:
@@ -156,7 +161,9 @@ class SuggestionsMiddleware(AgentMiddleware):
             return self.model.model_copy(update={"disable_streaming": True})
         return _suggestion_model(ctx)
 
-    def _request(self, state: AgentState, runtime: Runtime[Any]) -> tuple[BaseMessage, list[BaseMessage], Context] | None:
+    def _request(
+        self, state: AgentState, runtime: Runtime[Any]
+    ) -> tuple[BaseMessage, list[BaseMessage], Context] | None:
         ctx = context_of(runtime)
         if ctx.num_suggestions <= 0:
             return None
@@ -166,7 +173,10 @@ class SuggestionsMiddleware(AgentMiddleware):
         if last is None or not is_ai(last) or getattr(last, "tool_calls", None) or not last.id:
             log.warning("suggestions skipped: the last message is not a final AI answer")
             return None
-        prompt = [SystemMessage(content=suggestions_prompt(ctx.num_suggestions)), HumanMessage(content=transcript(messages))]
+        prompt = [
+            SystemMessage(content=suggestions_prompt(ctx.num_suggestions)),
+            HumanMessage(content=transcript(messages)),
+        ]
         return last, prompt, ctx
 
     def _attach(self, last: BaseMessage, reply: BaseMessage, limit: int) -> dict[str, Any] | None:

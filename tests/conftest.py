@@ -8,10 +8,18 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED_CORPUS = Path(os.environ.get("DOCS_AGENT_SHARED_CORPUS", REPO_ROOT.parent / "shared" / "corpus"))
+SHARED_CORPUS = Path(
+    os.environ.get("DOCS_AGENT_SHARED_CORPUS", REPO_ROOT.parent / "shared" / "corpus")
+)
 
 # Tests never read a developer's .env or reach a real provider.
-for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "DOCS_AGENT_MODEL", "OPENAI_BASE_URL", "LANGSMITH_API_KEY"):
+for var in (
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "DOCS_AGENT_MODEL",
+    "OPENAI_BASE_URL",
+    "LANGSMITH_API_KEY",
+):
     os.environ.pop(var, None)
 os.environ.setdefault("LANGSMITH_TRACING", "false")
 

@@ -28,15 +28,22 @@ def code_roots(settings: SourceSettings) -> list[CodeRoot]:
 class SearchCodeArgs(BaseModel):
     """Arguments of `search_code`."""
 
-    pattern: str = Field(description="A regular expression (ripgrep syntax), e.g. `class StateGraph` or `def stream\\(`. Escape ( ) [ ] . * + ?")
-    path: str | None = Field(default=None, description="Limit to a folder or file, '<root>/<path>'; null searches every root.")
+    pattern: str = Field(
+        description="A regular expression (ripgrep syntax), e.g. `class StateGraph` or `def stream\\(`. Escape ( ) [ ] . * + ?"
+    )
+    path: str | None = Field(
+        default=None,
+        description="Limit to a folder or file, '<root>/<path>'; null searches every root.",
+    )
     feedback_to_user: str = Field(description=FEEDBACK_DESCRIPTION)
 
 
 class ListDirectoryArgs(BaseModel):
     """Arguments of `list_directory`."""
 
-    path: str | None = Field(default=None, description="Folder as '<root>/<path>'; null lists the roots.")
+    path: str | None = Field(
+        default=None, description="Folder as '<root>/<path>'; null lists the roots."
+    )
     max_depth: int = Field(default=2, description="How deep to list (1-4).")
     feedback_to_user: str = Field(description=FEEDBACK_DESCRIPTION)
 
@@ -44,7 +51,9 @@ class ListDirectoryArgs(BaseModel):
 class ReadCodeFileArgs(BaseModel):
     """Arguments of `read_code_file`."""
 
-    file_path: str = Field(description="File as '<root>/<path>', as search_code or list_directory showed it.")
+    file_path: str = Field(
+        description="File as '<root>/<path>', as search_code or list_directory showed it."
+    )
     start_line: int = Field(default=1, description="First line to show (1-based).")
     num_lines: int = Field(default=100, description="How many lines (1-400).")
     feedback_to_user: str = Field(description=FEEDBACK_DESCRIPTION)
@@ -75,7 +84,9 @@ def format_matches(results: list[code_search.FileMatches], pattern: str) -> str:
 def create_code_tools(roots: list[CodeRoot], timeout_s: float = 10.0) -> list[BaseTool]:
     """The three code tools over the given roots."""
 
-    def search_code(pattern: str, path: str | None = None, feedback_to_user: str = "") -> tuple[str, list[dict[str, Any]]]:
+    def search_code(
+        pattern: str, path: str | None = None, feedback_to_user: str = ""
+    ) -> tuple[str, list[dict[str, Any]]]:
         emit_feedback(feedback_to_user)
         if not pattern or not pattern.strip():
             return "The pattern is empty: give a regular expression or a plain word.", []
@@ -92,7 +103,9 @@ def create_code_tools(roots: list[CodeRoot], timeout_s: float = 10.0) -> list[Ba
         ]
         return format_matches(results, pattern), artifact
 
-    def list_directory(path: str | None = None, max_depth: int = 2, feedback_to_user: str = "") -> str:
+    def list_directory(
+        path: str | None = None, max_depth: int = 2, feedback_to_user: str = ""
+    ) -> str:
         emit_feedback(feedback_to_user)
         if not path or path.strip() in {"", ".", "/"}:
             return "Code roots:\n" + "\n".join(f"- {r.label}/" for r in roots)
@@ -123,10 +136,14 @@ def create_code_tools(roots: list[CodeRoot], timeout_s: float = 10.0) -> list[Ba
 
         walk(base, 1)
         if count >= MAX_LIST_ENTRIES:
-            lines.append(f"… cut at {MAX_LIST_ENTRIES} entries; list a subfolder or lower max_depth.")
+            lines.append(
+                f"… cut at {MAX_LIST_ENTRIES} entries; list a subfolder or lower max_depth."
+            )
         return "\n".join(lines)
 
-    def read_code_file(file_path: str, start_line: int = 1, num_lines: int = 100, feedback_to_user: str = "") -> tuple[str, dict[str, Any]]:
+    def read_code_file(
+        file_path: str, start_line: int = 1, num_lines: int = 100, feedback_to_user: str = ""
+    ) -> tuple[str, dict[str, Any]]:
         emit_feedback(feedback_to_user)
         try:
             root, full = resolve_path(roots, file_path, want="file")
@@ -144,14 +161,26 @@ def create_code_tools(roots: list[CodeRoot], timeout_s: float = 10.0) -> list[Ba
         if total == 0:
             return f"{root.display(full)} is empty.", {}
         if start > total:
-            return f"{root.display(full)} has only {total} lines; start_line {start} is past the end.", {}
+            return (
+                f"{root.display(full)} has only {total} lines; start_line {start} is past the end.",
+                {},
+            )
         end = min(total, start + count - 1)
         width = len(str(end))
         body = "\n".join(f"{n:>{width}} | {lines[n - 1]}" for n in range(start, end + 1))
         display = root.display(full)
         header = f"{display} lines {start}-{end} of {total} (cite as {display}:{start}-{end})"
-        more = f"\n… {total - end} more lines; continue with start_line={end + 1}." if end < total else ""
-        return f"{header}\n{body}{more}", {"file": display, "start": start, "end": end, "total": total}
+        more = (
+            f"\n… {total - end} more lines; continue with start_line={end + 1}."
+            if end < total
+            else ""
+        )
+        return f"{header}\n{body}{more}", {
+            "file": display,
+            "start": start,
+            "end": end,
+            "total": total,
+        }
 
     return [
         StructuredTool.from_function(

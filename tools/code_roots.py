@@ -18,9 +18,27 @@ log = logging.getLogger(__name__)
 
 # Directories never searched or listed: environments, caches, VCS data.
 SKIP_DIRS = frozenset(
-    {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".mypy_cache",
-     ".ruff_cache", ".pytest_cache", ".langgraph_api", ".docs_agent_cache", "dist", "build",
-     ".tox", ".idea", ".vscode", ".gl", ".whl"}
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        "node_modules",
+        "__pycache__",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".langgraph_api",
+        ".docs_agent_cache",
+        "dist",
+        "build",
+        ".tox",
+        ".idea",
+        ".vscode",
+        ".gl",
+        ".whl",
+    }
 )
 
 
@@ -82,7 +100,9 @@ def _as_path(target: str) -> Path | None:
     return None
 
 
-def resolve_path(roots: list[CodeRoot], raw: str | None, want: str = "any") -> tuple[CodeRoot, Path]:
+def resolve_path(
+    roots: list[CodeRoot], raw: str | None, want: str = "any"
+) -> tuple[CodeRoot, Path]:
     """Map a user/model-given path to (root, absolute path) inside that root, or raise PathError.
 
     Accepts `label/sub/path`, a path relative to any root, or an absolute path under a root.

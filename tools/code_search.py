@@ -49,7 +49,10 @@ def _smart_case(pattern: str) -> bool:
 
 
 def search(
-    roots: list[tuple[CodeRoot, Path]], pattern: str, timeout_s: float = 10.0, use_rg: bool | None = None
+    roots: list[tuple[CodeRoot, Path]],
+    pattern: str,
+    timeout_s: float = 10.0,
+    use_rg: bool | None = None,
 ) -> list[FileMatches]:
     """Search `pattern` under each (root, base path); raises SearchError on bad regex or timeout."""
     if use_rg is None:
@@ -59,7 +62,9 @@ def search(
     for root, base in roots:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise SearchError(f"The search took longer than {timeout_s:.0f} s; narrow it with `path`.")
+            raise SearchError(
+                f"The search took longer than {timeout_s:.0f} s; narrow it with `path`."
+            )
         if use_rg:
             results.extend(_search_rg(root, base, pattern, remaining))
         else:
@@ -88,8 +93,16 @@ def rank(results: list[FileMatches], pattern: str) -> list[FileMatches]:
 
 def _search_rg(root: CodeRoot, base: Path, pattern: str, timeout: float) -> list[FileMatches]:
     cmd = [
-        "rg", "--json", "--no-config", "--no-ignore", "--sort", "path",
-        "--max-count", str(MAX_MATCHES_PER_FILE), "--max-filesize", str(MAX_FILE_BYTES),
+        "rg",
+        "--json",
+        "--no-config",
+        "--no-ignore",
+        "--sort",
+        "path",
+        "--max-count",
+        str(MAX_MATCHES_PER_FILE),
+        "--max-filesize",
+        str(MAX_FILE_BYTES),
     ]
     if _smart_case(pattern):
         cmd.append("--ignore-case")
@@ -99,7 +112,9 @@ def _search_rg(root: CodeRoot, base: Path, pattern: str, timeout: float) -> list
     try:
         proc = subprocess.run(cmd, capture_output=True, timeout=max(timeout, 0.1), check=False)
     except subprocess.TimeoutExpired as exc:
-        raise SearchError(f"The search took longer than {timeout:.0f} s; narrow it with `path`.") from exc
+        raise SearchError(
+            f"The search took longer than {timeout:.0f} s; narrow it with `path`."
+        ) from exc
     if proc.returncode == 2 and not proc.stdout:
         err = proc.stderr.decode("utf-8", "replace").strip()
         raise SearchError(f"Invalid regular expression {pattern!r}: {_first_error_line(err)}")
@@ -151,7 +166,9 @@ def _search_py(root: CodeRoot, base: Path, pattern: str, deadline: float) -> lis
         for n, line in enumerate(text.splitlines(), 1):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise SearchError("The search ran out of time; narrow it with `path` or a simpler pattern.")
+                raise SearchError(
+                    "The search ran out of time; narrow it with `path` or a simpler pattern."
+                )
             try:
                 hit = rx.search(line, timeout=remaining)
             except TimeoutError as exc:

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from tools.code_roots import CodeRoot, walk_files
 from tools.text import STOPWORDS, identifiers_in, split_identifier
 
-_DEF_RE = re.compile(r"^(?:class|def|async\s+def)\s+([A-Za-z_]\w*)|^([A-Z][A-Z0-9_]{2,})\s*[:=]", re.M)
+_DEF_RE = re.compile(
+    r"^(?:class|def|async\s+def)\s+([A-Za-z_]\w*)|^([A-Z][A-Z0-9_]{2,})\s*[:=]", re.M
+)
 MAX_FILES = 20_000
 
 
@@ -69,7 +71,9 @@ class SymbolIndex:
                         continue
                     words = tuple(_stem(w) for w in split_identifier(name) if w not in STOPWORDS)
                     if words:
-                        self.symbols.append(Symbol(name, words, display, m.group(0).startswith("class")))
+                        self.symbols.append(
+                            Symbol(name, words, display, m.group(0).startswith("class"))
+                        )
         df: Counter[str] = Counter()
         for s in self.symbols:
             df.update(set(s.words))
@@ -95,7 +99,11 @@ class SymbolIndex:
         named = named[:k]
         if len(named) >= k:
             return named
-        words = {_stem(w) for w in re.findall(r"[a-z0-9]+", question.lower()) if w not in STOPWORDS and len(w) > 2}
+        words = {
+            _stem(w)
+            for w in re.findall(r"[a-z0-9]+", question.lower())
+            if w not in STOPWORDS and len(w) > 2
+        }
         if not words:
             return named
         scored: dict[str, float] = {}

@@ -79,7 +79,9 @@ class FolderCorpus:
         out: list[SourceFile] = []
         self._paths.clear()
         for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+            dirnames[:] = sorted(
+                d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
+            )
             for name in sorted(filenames):
                 if not name.endswith(SUFFIXES):
                     continue
@@ -115,8 +117,13 @@ class FolderCorpus:
         if stats.added or stats.updated or stats.removed:
             log.info(
                 "%s index %s: +%d ~%d -%d (%d unchanged) in %.2fs",
-                self.kind, self.root, stats.added, stats.updated, stats.removed,
-                stats.unchanged, stats.seconds,
+                self.kind,
+                self.root,
+                stats.added,
+                stats.updated,
+                stats.removed,
+                stats.unchanged,
+                stats.seconds,
             )
         return stats
 

@@ -37,7 +37,9 @@ def docs_source(settings: SourceSettings) -> Any:
 class SearchDocsArgs(BaseModel):
     """Arguments of `search_docs`."""
 
-    query: str = Field(description="Keywords as a person would type them: product terms, API names, error text.")
+    query: str = Field(
+        description="Keywords as a person would type them: product terms, API names, error text."
+    )
     limit: int = Field(default=5, description="How many pages to return (1-20).")
     feedback_to_user: str = Field(description=FEEDBACK_DESCRIPTION)
 
@@ -46,23 +48,32 @@ class GetDocPageArgs(BaseModel):
     """Arguments of `get_doc_page`."""
 
     url_or_path: str = Field(description="A URL or path exactly as `search_docs` returned it.")
-    section: str | None = Field(default=None, description="A heading to read just that section (with its subsections); null for the whole page.")
+    section: str | None = Field(
+        default=None,
+        description="A heading to read just that section (with its subsections); null for the whole page.",
+    )
     feedback_to_user: str = Field(description=FEEDBACK_DESCRIPTION)
 
 
 def create_docs_tools(corpus: Any) -> list[BaseTool]:
     """`search_docs` and `get_doc_page` over any corpus with `search`/`find` (folder or llms.txt)."""
 
-    def search_docs(query: str, limit: int = 5, feedback_to_user: str = "") -> tuple[str, list[dict[str, Any]]]:
+    def search_docs(
+        query: str, limit: int = 5, feedback_to_user: str = ""
+    ) -> tuple[str, list[dict[str, Any]]]:
         emit_feedback(feedback_to_user)
         if not query.strip():
             return "The query is empty: give a few keywords.", []
         limit = max(1, min(int(limit), MAX_RESULTS))
         hits = corpus.search(query, limit)
-        artifact = [{"url": h.url, "title": h.title, "key": h.key, "section": h.section} for h in hits]
+        artifact = [
+            {"url": h.url, "title": h.title, "key": h.key, "section": h.section} for h in hits
+        ]
         return render_hits(hits, query, "pages"), artifact
 
-    def get_doc_page(url_or_path: str, section: str | None = None, feedback_to_user: str = "") -> tuple[str, dict[str, Any]]:
+    def get_doc_page(
+        url_or_path: str, section: str | None = None, feedback_to_user: str = ""
+    ) -> tuple[str, dict[str, Any]]:
         emit_feedback(feedback_to_user)
         doc = corpus.find(url_or_path)
         if doc is None:

@@ -121,7 +121,9 @@ class LlmsTxtCorpus(FolderCorpus):
                 (self.cache_dir / "llms.txt").write_text(text, "utf-8")
                 state["index"] = _validators(index)
             else:
-                log.warning("llms.txt %s answered %s; using the cache", self.llms_url, index.status_code)
+                log.warning(
+                    "llms.txt %s answered %s; using the cache", self.llms_url, index.status_code
+                )
                 counts["failed"] += 1
                 return counts
             listed: dict[str, str] = {}

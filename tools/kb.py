@@ -88,7 +88,9 @@ class SearchArticlesArgs(BaseModel):
     """Arguments of `search_support_articles`."""
 
     query: str = Field(description="Keywords: the error message, symptom or question.")
-    collections: str = Field(default="all", description='"all", or comma-separated collection names to search in.')
+    collections: str = Field(
+        default="all", description='"all", or comma-separated collection names to search in.'
+    )
     limit: int = Field(default=50, description="How many titles to return (1-100).")
     feedback_to_user: str = Field(description=FEEDBACK_DESCRIPTION)
 
@@ -126,7 +128,9 @@ def create_kb_tools(kb: KnowledgeBase) -> list[BaseTool]:
         lines = [f"{len(hits)} articles for {query!r} (id — title [collection]):"]
         lines += [f"- {h.key} — {h.title} [{h.collection}]" for h in hits]
         lines.append("Read the relevant ones with get_article_content(article_ids=[...]).")
-        artifact = [{"id": h.key, "title": h.title, "url": h.url, "collection": h.collection} for h in hits]
+        artifact = [
+            {"id": h.key, "title": h.title, "url": h.url, "collection": h.collection} for h in hits
+        ]
         return "\n".join(lines), artifact
 
     def get_article_content(

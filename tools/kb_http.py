@@ -179,7 +179,9 @@ class HelpCenterKnowledgeBase:
             collection = names.get(str(art.get("section_id")), str(art.get("section_id") or ""))
             if collections and collection not in collections:
                 continue
-            snippet = sanitize_external(html_to_markdown(str(art.get("snippet") or art.get("body") or "")), 220)
+            snippet = sanitize_external(
+                html_to_markdown(str(art.get("snippet") or art.get("body") or "")), 220
+            )
             hits.append(
                 Hit(
                     key=str(art.get("id")),
@@ -207,4 +209,6 @@ class HelpCenterKnowledgeBase:
         page = parse_markdown(f"{key}.md", f"# {title}\n\n{body}")
         collection = self._section_names().get(str(art.get("section_id")), "")
         meta = {k: art[k] for k in ("updated_at", "locale", "section_id") if k in art}
-        return Document(key, str(art.get("html_url") or ""), title, "", collection, page.sections, meta)
+        return Document(
+            key, str(art.get("html_url") or ""), title, "", collection, page.sections, meta
+        )

@@ -16,12 +16,16 @@ import yaml
 
 log = logging.getLogger(__name__)
 
-_FRONTMATTER_RE = re.compile(r"\A\ufeff?\s*---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+_FRONTMATTER_RE = re.compile(
+    r"\A\ufeff?\s*---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL
+)
 _FENCE_RE = re.compile(r"^(\s*)(`{3,}|~{3,})")
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _JSX_TAG_RE = re.compile(r"</?[A-Z][A-Za-z0-9.]*(?:\s+[^<>]*?)?/?>")
 _HTML_COMMENT_RE = re.compile(r"<!--.*?-->|\{/\*.*?\*/\}", re.DOTALL)
-_TITLE_ATTR_RE = re.compile(r"""\b(?:title|label)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{["']([^"']*)["']\})""")
+_TITLE_ATTR_RE = re.compile(
+    r"""\b(?:title|label)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{["']([^"']*)["']\})"""
+)
 
 
 @dataclass
@@ -160,7 +164,12 @@ def _parse(path: str, text: str, language: str) -> Page:
         if fence is not None:
             lead = len(raw) - len(raw.lstrip(" "))
             buf.append(raw[min(lead, fence_indent) :] if raw.strip() else "")
-            if m and m.group(2)[0] == fence[0] and len(m.group(2)) >= len(fence) and not raw.strip()[len(m.group(2)) :].strip():
+            if (
+                m
+                and m.group(2)[0] == fence[0]
+                and len(m.group(2)) >= len(fence)
+                and not raw.strip()[len(m.group(2)) :].strip()
+            ):
                 fence = None
             continue
         if m:
@@ -180,7 +189,11 @@ def _parse(path: str, text: str, language: str) -> Page:
         cleaned = _clean_prose(raw)
         if raw.strip() and not cleaned.strip():
             continue  # a line that held only JSX tags
-        buf.append(cleaned.strip() if cleaned.strip().startswith(("-", "*", "|", ">")) else cleaned.rstrip())
+        buf.append(
+            cleaned.strip()
+            if cleaned.strip().startswith(("-", "*", "|", ">"))
+            else cleaned.rstrip()
+        )
     flush()
 
     if not title:

@@ -43,7 +43,12 @@ NO_STORE = (
 def memory_enabled(env: Mapping[str, str] | None = None) -> bool:
     """`DOCS_AGENT_MEMORY` (default on) switches the memory tools and prompt block."""
     env = os.environ if env is None else env
-    return (env.get("DOCS_AGENT_MEMORY") or "true").strip().lower() not in ("0", "false", "no", "off")
+    return (env.get("DOCS_AGENT_MEMORY") or "true").strip().lower() not in (
+        "0",
+        "false",
+        "no",
+        "off",
+    )
 
 
 def user_id_from_config(config: Mapping[str, Any] | None) -> str:
@@ -175,7 +180,9 @@ def _missing(key: str) -> str:
 
 
 class _SaveArgs(BaseModel):
-    text: str = Field(description="The fact to remember, written as a standalone sentence (at most 1,000 characters).")
+    text: str = Field(
+        description="The fact to remember, written as a standalone sentence (at most 1,000 characters)."
+    )
     feedback_to_user: str = Field(default="", description=FEEDBACK_DESCRIPTION)
 
 
@@ -190,12 +197,14 @@ class _DeleteArgs(BaseModel):
 
 SAVE_DESCRIPTION = (
     "Remember one short fact about the current user across conversations. Use only when the user "
-    "states a lasting preference or fact about their setup (\"I use the JS SDK\", \"we self-host\") "
+    'states a lasting preference or fact about their setup ("I use the JS SDK", "we self-host") '
     "or asks you to remember something; one fact per call; never for answers or doc content. "
     f"Limits: {MAX_RECORDS} memories / {MAX_CHARS:,} characters per user - when full nothing is "
     "saved: ask the user what to forget (list_memories, then delete_memory)."
 )
-LIST_DESCRIPTION = "List what is remembered about the current user, with the ids delete_memory needs."
+LIST_DESCRIPTION = (
+    "List what is remembered about the current user, with the ids delete_memory needs."
+)
 DELETE_DESCRIPTION = "Forget one memory of the current user by its id (from list_memories)."
 
 
@@ -256,7 +265,9 @@ def create_memory_tools() -> list[BaseTool]:
         runtime.store.delete(ns, key)
         return f"Deleted memory [{key}]."
 
-    async def adelete_memory(memory_id: str, runtime: ToolRuntime, feedback_to_user: str = "") -> str:
+    async def adelete_memory(
+        memory_id: str, runtime: ToolRuntime, feedback_to_user: str = ""
+    ) -> str:
         emit_feedback(feedback_to_user)
         if runtime.store is None:
             return NO_STORE
@@ -267,10 +278,25 @@ def create_memory_tools() -> list[BaseTool]:
         return f"Deleted memory [{key}]."
 
     return [
-        StructuredTool.from_function(func=save_memory, coroutine=asave_memory, name="save_memory",
-                                     description=SAVE_DESCRIPTION, args_schema=_SaveArgs),
-        StructuredTool.from_function(func=list_memories, coroutine=alist_memories, name="list_memories",
-                                     description=LIST_DESCRIPTION, args_schema=_ListArgs),
-        StructuredTool.from_function(func=delete_memory, coroutine=adelete_memory, name="delete_memory",
-                                     description=DELETE_DESCRIPTION, args_schema=_DeleteArgs),
+        StructuredTool.from_function(
+            func=save_memory,
+            coroutine=asave_memory,
+            name="save_memory",
+            description=SAVE_DESCRIPTION,
+            args_schema=_SaveArgs,
+        ),
+        StructuredTool.from_function(
+            func=list_memories,
+            coroutine=alist_memories,
+            name="list_memories",
+            description=LIST_DESCRIPTION,
+            args_schema=_ListArgs,
+        ),
+        StructuredTool.from_function(
+            func=delete_memory,
+            coroutine=adelete_memory,
+            name="delete_memory",
+            description=DELETE_DESCRIPTION,
+            args_schema=_DeleteArgs,
+        ),
     ]

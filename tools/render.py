@@ -64,7 +64,9 @@ def render_document(doc: Document, section: str | None = None, limit: int = PAGE
             return f"No section {section!r} in {doc.url}. Sections: {names or '(none)'}."
         sections = sub
         anchor = sub[0].anchor
-        header = f"# {doc.title} — {sub[0].heading}\nSource: {doc.url}{'#' + anchor if anchor else ''}\n"
+        header = (
+            f"# {doc.title} — {sub[0].heading}\nSource: {doc.url}{'#' + anchor if anchor else ''}\n"
+        )
     elif sections and sections[0].level == 0:
         sections = [Section("", 0, sections[0].text, "")] + sections[1:]
     if doc.description:

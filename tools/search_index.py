@@ -290,9 +290,20 @@ class SearchIndex:
         cur = self._db.execute(
             "INSERT INTO docs(key,url,title,description,collection,hash,mtime,size,sections,meta,"
             "links,tlen) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (f.key, url, page.title, page.description, collection, digest, f.mtime, f.size,
-             json.dumps(sections), json.dumps(meta, default=str), json.dumps(_links(page)),
-             sum(title_terms.values())),
+            (
+                f.key,
+                url,
+                page.title,
+                page.description,
+                collection,
+                digest,
+                f.mtime,
+                f.size,
+                json.dumps(sections),
+                json.dumps(meta, default=str),
+                json.dumps(_links(page)),
+                sum(title_terms.values()),
+            ),
         )
         doc_id = int(cur.lastrowid or 0)
         all_terms: set[str] = set(title_terms)
@@ -308,8 +319,15 @@ class SearchIndex:
             body = Counter(index_terms(s.text[:MAX_INDEXED_CHARS]))
             sec = self._db.execute(
                 "INSERT INTO secs(doc,heading,level,anchor,text,blen,hlen) VALUES (?,?,?,?,?,?,?)",
-                (doc_id, s.heading, s.level, s.anchor, s.text, sum(body.values()),
-                 sum(head.values())),
+                (
+                    doc_id,
+                    s.heading,
+                    s.level,
+                    s.anchor,
+                    s.text,
+                    sum(body.values()),
+                    sum(head.values()),
+                ),
             )
             sec_id = int(sec.lastrowid or 0)
             for term in head.keys() | body.keys():
@@ -318,7 +336,9 @@ class SearchIndex:
                 )
             all_terms.update(head)
             all_terms.update(body)
-        self._db.execute("UPDATE docs SET terms=? WHERE id=?", (" ".join(sorted(all_terms)), doc_id))
+        self._db.execute(
+            "UPDATE docs SET terms=? WHERE id=?", (" ".join(sorted(all_terms)), doc_id)
+        )
 
     def _write_postings(self, pending: _Pending, fresh: bool) -> None:
         """Apply the gathered changes: one read-modify-write per touched term and table."""
@@ -333,7 +353,9 @@ class SearchIndex:
             for term in pending.touched | adds.keys():
                 parts = []
                 if not fresh:
-                    row = self._db.execute(f"SELECT data FROM {table} WHERE term=?", (term,)).fetchone()
+                    row = self._db.execute(
+                        f"SELECT data FROM {table} WHERE term=?", (term,)
+                    ).fetchone()
                     if row:
                         old = np.frombuffer(row[0], dtype)
                         if len(removed):
@@ -365,7 +387,9 @@ class SearchIndex:
                 parts = parts[:-1]
             for i in range(len(parts)):
                 suffix = "/".join(parts[i:])
-                by_suffix[suffix] = None if suffix in by_suffix and by_suffix[suffix] != doc_id else doc_id
+                by_suffix[suffix] = (
+                    None if suffix in by_suffix and by_suffix[suffix] != doc_id else doc_id
+                )
         inbound: dict[int, int] = {}
         for doc_id, _, links in rows:
             targets = set()
@@ -480,14 +504,16 @@ class SearchIndex:
 
     def _doc_rows(self, ids: list[int]) -> dict[int, tuple[str, str, str, str]]:
         sql = f"SELECT id, key, url, title, collection FROM docs WHERE id IN ({_marks(ids)})"
-        return {r[0]: tuple(r[1:]) for r in self._db.execute(sql, ids)}  # type: ignore[misc]
+        return {r[0]: tuple(r[1:]) for r in self._db.execute(sql, ids)}
 
-    def _section_rows(self, ids: list[int], with_text: bool = True) -> dict[int, tuple[str, int, str, str]]:
+    def _section_rows(
+        self, ids: list[int], with_text: bool = True
+    ) -> dict[int, tuple[str, int, str, str]]:
         if not ids:
             return {}
         text = f"substr(text, 1, {SNIPPET_SCAN_CHARS})" if with_text else "''"
         sql = f"SELECT id, heading, level, anchor, {text} FROM secs WHERE id IN ({_marks(ids)})"
-        return {r[0]: tuple(r[1:]) for r in self._db.execute(sql, ids)}  # type: ignore[misc]
+        return {r[0]: tuple(r[1:]) for r in self._db.execute(sql, ids)}
 
     def get(self, key: str) -> Document | None:
         """A stored page by key (its path or article id)."""
@@ -531,13 +557,18 @@ class SearchIndex:
             ]
 
 
-def _fetch(db: sqlite3.Connection, table: str, terms: list[str], dtype: np.dtype[Any]) -> dict[str, np.ndarray[Any, Any]]:
+def _fetch(
+    db: sqlite3.Connection, table: str, terms: list[str], dtype: np.dtype[Any]
+) -> dict[str, np.ndarray[Any, Any]]:
     rows = db.execute(f"SELECT term, data FROM {table} WHERE term IN ({_marks(terms)})", terms)
     return {term: np.frombuffer(data, dtype) for term, data in rows}
 
 
 def _rank_pages(
-    sec_score: np.ndarray[Any, Any], title_score: np.ndarray[Any, Any], stats: _Stats, prior_weight: float
+    sec_score: np.ndarray[Any, Any],
+    title_score: np.ndarray[Any, Any],
+    stats: _Stats,
+    prior_weight: float,
 ) -> list[tuple[float, int, int]]:
     """(score, doc id, best section id) for every page with a match, best first."""
     sec_ids = np.flatnonzero(sec_score)
@@ -588,7 +619,9 @@ def _snippet(text: str, terms: list[str], width: int = 220) -> str:
     section, not a summary, and this keeps it cheap for huge sections.
     """
     prose = " ".join(
-        line for line in text[:SNIPPET_SCAN_CHARS].splitlines() if not line.startswith(("```", "    "))
+        line
+        for line in text[:SNIPPET_SCAN_CHARS].splitlines()
+        if not line.startswith(("```", "    "))
     )
     flat = " ".join(prose.split())
     if len(flat) <= width:

@@ -171,7 +171,9 @@ def identifiers_in(text: str) -> list[str]:
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s*", re.MULTILINE)
 # Bold in prose only: `__x__` counts only between non-word characters, so `__init__.py` and
 # `my__var` survive; code (fences, inline spans, numbered code lines) is left untouched.
-_BOLD_RE = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|(?<![\w/.])__(?=\S)(.+?)(?<=\S)__(?![\w.])", re.DOTALL)
+_BOLD_RE = re.compile(
+    r"\*\*(?=\S)(.+?)(?<=\S)\*\*|(?<![\w/.])__(?=\S)(.+?)(?<=\S)__(?![\w.])", re.DOTALL
+)
 _CODE_SPAN_RE = re.compile(r"(```.*?(?:```|\Z)|`[^`\n]*`|^\s*\d+ \| .*$)", re.DOTALL | re.MULTILINE)
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
@@ -180,7 +182,9 @@ def strip_bold(text: str) -> str:
     """Remove bold markers (which read as emphasis or orders to a model) from prose, not code."""
     parts = _CODE_SPAN_RE.split(text)
     for i in range(0, len(parts), 2):  # even items are prose, odd ones code
-        parts[i] = _BOLD_RE.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), parts[i])
+        parts[i] = _BOLD_RE.sub(
+            lambda m: m.group(1) if m.group(1) is not None else m.group(2), parts[i]
+        )
     return "".join(parts)
 
 

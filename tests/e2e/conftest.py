@@ -54,7 +54,9 @@ def private_config(workdir: Path) -> Path:
         return str(REPO_ROOT / spec[2:]) if spec.startswith("./") else spec
 
     config["graphs"] = {name: absolute(spec) for name, spec in config["graphs"].items()}
-    config["dependencies"] = [str(REPO_ROOT) if d == "." else absolute(d) for d in config["dependencies"]]
+    config["dependencies"] = [
+        str(REPO_ROOT) if d == "." else absolute(d) for d in config["dependencies"]
+    ]
     if isinstance(config.get("auth"), dict) and "path" in config["auth"]:
         config["auth"]["path"] = absolute(config["auth"]["path"])
     config["env"] = str(workdir / ".env")
@@ -64,7 +66,9 @@ def private_config(workdir: Path) -> Path:
 
 
 @contextmanager
-def langgraph_dev(tmp: Path, extra_env: dict[str, str] | None = None, args: list[str] | None = None) -> Iterator[str]:
+def langgraph_dev(
+    tmp: Path, extra_env: dict[str, str] | None = None, args: list[str] | None = None
+) -> Iterator[str]:
     """Start `langgraph dev` on the checkout's langgraph.json and yield its URL.
 
     The working directory is a temp folder so the server's `.langgraph_api/` state stays private.
@@ -73,11 +77,26 @@ def langgraph_dev(tmp: Path, extra_env: dict[str, str] | None = None, args: list
     workdir = tmp / "server"
     workdir.mkdir(parents=True, exist_ok=True)
     log_path = workdir / "server.log"
-    cmd = [str(LANGGRAPH), "dev", "--no-browser", "--no-reload", "--port", str(port),
-           "--config", str(private_config(workdir)), *(args or [])]
+    cmd = [
+        str(LANGGRAPH),
+        "dev",
+        "--no-browser",
+        "--no-reload",
+        "--port",
+        str(port),
+        "--config",
+        str(private_config(workdir)),
+        *(args or []),
+    ]
     with log_path.open("wb") as log:
-        proc = subprocess.Popen(cmd, cwd=workdir, env=offline_env(tmp, extra_env), stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            cmd,
+            cwd=workdir,
+            env=offline_env(tmp, extra_env),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

@@ -29,7 +29,9 @@ class CommandModel(BaseChatModel):
     def bind_tools(self, tools: Any, **kwargs: Any) -> CommandModel:
         return self
 
-    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         if isinstance(messages[-1], ToolMessage):
             results: list[str] = []
             for m in reversed(messages):
@@ -37,14 +39,20 @@ class CommandModel(BaseChatModel):
                     break
                 results.insert(0, str(m.content))
             return self._reply("\n".join(results))
-        text = next(str(m.content) for m in reversed(messages) if isinstance(m, HumanMessage)).strip()
+        text = next(
+            str(m.content) for m in reversed(messages) if isinstance(m, HumanMessage)
+        ).strip()
         verb, _, rest = text.partition(":")
         rest = rest.strip()
         if text == "prompt":
             system = next((m.text for m in messages if isinstance(m, SystemMessage)), "")
-            return self._reply(system[system.find(HEADER):] if HEADER in system else "(no memories in prompt)")
+            return self._reply(
+                system[system.find(HEADER) :] if HEADER in system else "(no memories in prompt)"
+            )
         if verb == "save":  # `save: a | b | c` → parallel tool calls in one turn
-            return self._calls([("save_memory", {"text": part.strip()}) for part in rest.split("|")])
+            return self._calls(
+                [("save_memory", {"text": part.strip()}) for part in rest.split("|")]
+            )
         if text == "list":
             return self._call("list_memories")
         if verb == "list as":
@@ -66,8 +74,12 @@ class CommandModel(BaseChatModel):
 
     @staticmethod
     def _calls(calls: list[tuple[str, dict[str, Any]]]) -> ChatResult:
-        tool_calls = [{"name": n, "args": a, "id": f"call-{i}-{n}"} for i, (n, a) in enumerate(calls)]
-        return ChatResult(generations=[ChatGeneration(message=AIMessage("", tool_calls=tool_calls))])
+        tool_calls = [
+            {"name": n, "args": a, "id": f"call-{i}-{n}"} for i, (n, a) in enumerate(calls)
+        ]
+        return ChatResult(
+            generations=[ChatGeneration(message=AIMessage("", tool_calls=tool_calls))]
+        )
 
 
 graph = create_agent(

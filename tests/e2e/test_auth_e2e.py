@@ -47,8 +47,12 @@ def auth_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         path.write_text(json.dumps(config, indent=2))
         return path
 
-    env = {"AUTH_TOKENS": f"{TOKEN_A}:alice,{TOKEN_B}:bob", "AUTH_JWT_SECRET": SECRET,
-           "AUTH_JWT_AUDIENCE": AUD, "AUTH_JWT_ISSUER": ISS}
+    env = {
+        "AUTH_TOKENS": f"{TOKEN_A}:alice,{TOKEN_B}:bob",
+        "AUTH_JWT_SECRET": SECRET,
+        "AUTH_JWT_AUDIENCE": AUD,
+        "AUTH_JWT_ISSUER": ISS,
+    }
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(e2e, "private_config", with_memory_graph)
         with e2e.langgraph_dev(tmp_path_factory.mktemp("auth"), extra_env=env) as url:
@@ -65,13 +69,21 @@ def ask(c: httpx.Client, graph: str, text: str, thread_id: str | None = None, **
     """One run to completion; the last message's text."""
     if thread_id is None:
         thread_id = c.post("/threads", json={}).raise_for_status().json()["thread_id"]
-    r = c.post(f"/threads/{thread_id}/runs/wait",
-               json={"assistant_id": graph, "input": {"messages": [{"role": "user", "content": text}]}, **body})
+    r = c.post(
+        f"/threads/{thread_id}/runs/wait",
+        json={
+            "assistant_id": graph,
+            "input": {"messages": [{"role": "user", "content": text}]},
+            **body,
+        },
+    )
     r.raise_for_status()
     return str(r.json()["messages"][-1]["content"])
 
 
-def attempt(c: httpx.Client, method: str, path: str, body: Any, seconds: float = 6.0) -> tuple[int, str]:
+def attempt(
+    c: httpx.Client, method: str, path: str, body: Any, seconds: float = 6.0
+) -> tuple[int, str]:
     """Status and the first bytes of the answer; a stream left open is cut after `seconds`."""
     deadline = time.monotonic() + seconds
     chunks: list[bytes] = []
@@ -105,31 +117,50 @@ def denied(status: int, text: str, path: str) -> bool:
 def test_user_b_cannot_touch_user_a(auth_url: str) -> None:
     a, b = client(auth_url, TOKEN_A), client(auth_url, TOKEN_B)
     # A creates a thread claiming to be bob: the server stamps the real owner.
-    thread = a.post("/threads", json={"metadata": {"user_id": "bob", "topic": "t"}}).raise_for_status().json()
+    thread = (
+        a.post("/threads", json={"metadata": {"user_id": "bob", "topic": "t"}})
+        .raise_for_status()
+        .json()
+    )
     tid = thread["thread_id"]
     assert thread["metadata"]["user_id"] == "alice"
     ask(a, "docs_agent", "How do I install docs-agent?", tid, metadata={"user_id": "bob"})
     runs = a.get(f"/threads/{tid}/runs").raise_for_status().json()
     rid = runs[0]["run_id"]
     assert runs[0]["metadata"]["user_id"] == "alice"  # a spoofed run owner is overwritten too
-    patched = a.patch(f"/threads/{tid}", json={"metadata": {"user_id": "bob"}}).raise_for_status().json()
+    patched = (
+        a.patch(f"/threads/{tid}", json={"metadata": {"user_id": "bob"}}).raise_for_status().json()
+    )
     assert patched["metadata"]["user_id"] == "alice"
     before = a.get(f"/threads/{tid}/state").raise_for_status().json()
     checkpoint_id = before["checkpoint"]["checkpoint_id"]
-    cron = a.post(f"/threads/{tid}/runs/crons",
-                  json={"assistant_id": "docs_agent", "schedule": "0 0 1 1 *", "input": {"messages": []}})
+    cron = a.post(
+        f"/threads/{tid}/runs/crons",
+        json={"assistant_id": "docs_agent", "schedule": "0 0 1 1 *", "input": {"messages": []}},
+    )
     cron_id = cron.json().get("cron_id") if cron.status_code == 200 else None
     print(f"\ncron on A's thread: {cron.status_code} {cron.text[:120]}")
-    run_body = {"assistant_id": "docs_agent", "input": {"messages": [{"role": "user", "content": "hi"}]}}
+    run_body = {
+        "assistant_id": "docs_agent",
+        "input": {"messages": [{"role": "user", "content": "hi"}]},
+    }
 
     attempts: list[tuple[str, str, Any]] = [
         ("GET", f"/threads/{tid}", None),
         ("PATCH", f"/threads/{tid}", {"metadata": {"user_id": "bob"}}),
         ("POST", f"/threads/{tid}/copy", None),
         ("GET", f"/threads/{tid}/state", None),
-        ("POST", f"/threads/{tid}/state", {"values": {"messages": [{"role": "user", "content": "x"}]}}),
+        (
+            "POST",
+            f"/threads/{tid}/state",
+            {"values": {"messages": [{"role": "user", "content": "x"}]}},
+        ),
         ("GET", f"/threads/{tid}/state/{checkpoint_id}", None),
-        ("POST", f"/threads/{tid}/state/checkpoint", {"checkpoint": {"checkpoint_id": checkpoint_id}}),
+        (
+            "POST",
+            f"/threads/{tid}/state/checkpoint",
+            {"checkpoint": {"checkpoint_id": checkpoint_id}},
+        ),
         ("GET", f"/threads/{tid}/history", None),
         ("POST", f"/threads/{tid}/history", {"limit": 5}),
         ("POST", f"/threads/{tid}/runs", run_body),
@@ -141,7 +172,11 @@ def test_user_b_cannot_touch_user_a(auth_url: str) -> None:
         ("GET", f"/threads/{tid}/runs/{rid}/stream", None),
         ("POST", f"/threads/{tid}/runs/{rid}/cancel", None),
         ("DELETE", f"/threads/{tid}/runs/{rid}", None),
-        ("POST", f"/threads/{tid}/runs/crons", {"assistant_id": "docs_agent", "schedule": "0 0 1 1 *"}),
+        (
+            "POST",
+            f"/threads/{tid}/runs/crons",
+            {"assistant_id": "docs_agent", "schedule": "0 0 1 1 *"},
+        ),
         ("GET", f"/threads/{tid}/storage", None),
         ("GET", f"/threads/{tid}/stream", None),
         ("POST", "/runs/cancel", {"thread_id": tid, "run_ids": [rid]}),
@@ -150,16 +185,20 @@ def test_user_b_cannot_touch_user_a(auth_url: str) -> None:
         ("DELETE", f"/threads/{tid}", None),
     ]
     if cron_id:
-        attempts += [("GET", f"/runs/crons/{cron_id}", None),
-                     ("PATCH", f"/runs/crons/{cron_id}", {"schedule": "0 0 2 1 *"}),
-                     ("DELETE", f"/runs/crons/{cron_id}", None)]
+        attempts += [
+            ("GET", f"/runs/crons/{cron_id}", None),
+            ("PATCH", f"/runs/crons/{cron_id}", {"schedule": "0 0 2 1 *"}),
+            ("DELETE", f"/runs/crons/{cron_id}", None),
+        ]
 
     succeeded = []
     for method, path, body in attempts:
         status, text = attempt(b, method, path, body)
         if not denied(status, text, path):
             succeeded.append((method, path, status, text[:200]))
-    print(f"\ncross-tenant attempts that succeeded: {len(succeeded)} of {len(attempts)} (endpoint x method)")
+    print(
+        f"\ncross-tenant attempts that succeeded: {len(succeeded)} of {len(attempts)} (endpoint x method)"
+    )
     assert not succeeded, succeeded
     assert len(attempts) >= 20
 
@@ -168,7 +207,9 @@ def test_user_b_cannot_touch_user_a(auth_url: str) -> None:
     for body in ({}, {"metadata": {"user_id": "alice"}}, {"metadata": {"topic": "t"}}):
         found = b.post("/threads/search", json={**body, "limit": 100}).raise_for_status().json()
         search_hits += sum(t["thread_id"] == tid for t in found)
-    search_hits += b.post("/threads/count", json={"metadata": {"user_id": "alice"}}).raise_for_status().json()
+    search_hits += (
+        b.post("/threads/count", json={"metadata": {"user_id": "alice"}}).raise_for_status().json()
+    )
     if cron_id:
         crons = b.post("/runs/crons/search", json={"thread_id": tid}).raise_for_status().json()
         search_hits += len(crons)
@@ -183,7 +224,10 @@ def test_user_b_cannot_touch_user_a(auth_url: str) -> None:
     mine = a.post("/threads/search", json={"limit": 100}).json()
     assert [t["thread_id"] for t in mine if t["metadata"].get("topic") == "t"] == [tid]
     if cron_id:
-        assert any(c["cron_id"] == cron_id for c in a.post("/runs/crons/search", json={"thread_id": tid}).json())
+        assert any(
+            c["cron_id"] == cron_id
+            for c in a.post("/runs/crons/search", json={"thread_id": tid}).json()
+        )
 
     # Assistants are readable by every authenticated user.
     assistants = b.post("/assistants/search", json={}).raise_for_status().json()
@@ -198,19 +242,36 @@ def test_bad_credentials_are_rejected(auth_url: str) -> None:
         "wrong token": {"Authorization": "Bearer tok-nobody-000"},
         "right token, Basic scheme": {"Authorization": f"Basic {TOKEN_A}"},
         "right token, no scheme": {"Authorization": TOKEN_A},
-        "expired JWT": {"Authorization": "Bearer " + make_jwt(sub="alice", exp=int(time.time()) - 3600)},
+        "expired JWT": {
+            "Authorization": "Bearer " + make_jwt(sub="alice", exp=int(time.time()) - 3600)
+        },
         "wrong-audience JWT": {"Authorization": "Bearer " + make_jwt(sub="alice", aud="other-app")},
-        "wrong-issuer JWT": {"Authorization": "Bearer " + make_jwt(sub="alice", iss="https://evil.example/")},
+        "wrong-issuer JWT": {
+            "Authorization": "Bearer " + make_jwt(sub="alice", iss="https://evil.example/")
+        },
         "wrong-key JWT": {"Authorization": "Bearer " + make_jwt(sub="alice", _key="x" * 40)},
-        "alg=none JWT": {"Authorization": "Bearer " + jwt.encode({"sub": "alice", "aud": AUD, "iss": ISS, "exp": int(time.time()) + 600}, None, algorithm="none")},
+        "alg=none JWT": {
+            "Authorization": "Bearer "
+            + jwt.encode(
+                {"sub": "alice", "aud": AUD, "iss": ISS, "exp": int(time.time()) + 600},
+                None,
+                algorithm="none",
+            )
+        },
         "Studio header alone": {"x-auth-scheme": "langsmith"},
-        "Studio header + wrong token": {"x-auth-scheme": "langsmith", "Authorization": "Bearer nope"},
+        "Studio header + wrong token": {
+            "x-auth-scheme": "langsmith",
+            "Authorization": "Bearer nope",
+        },
     }
     accepted = []
     tried = 0
     for name, headers in bad.items():
         with httpx.Client(base_url=auth_url, headers=headers, timeout=30) as c:
-            for method, path, body in (("POST", "/threads/search", {}), ("GET", f"/threads/{tid}", None)):
+            for method, path, body in (
+                ("POST", "/threads/search", {}),
+                ("GET", f"/threads/{tid}", None),
+            ):
                 tried += 1
                 r = c.request(method, path, json=body)
                 if r.status_code != 401:
@@ -231,10 +292,18 @@ def test_bad_credentials_are_rejected(auth_url: str) -> None:
 def test_memory_limits_and_isolation(auth_url: str) -> None:
     a, b = client(auth_url, TOKEN_A), client(auth_url, TOKEN_B)
     # 21 facts in one run: the tool node runs the calls in parallel; exactly 20 are kept.
-    out = ask(a, "memory_test", "save: " + " | ".join(f"alice fact {i}" for i in range(21))).splitlines()
+    out = ask(
+        a, "memory_test", "save: " + " | ".join(f"alice fact {i}" for i in range(21))
+    ).splitlines()
     assert len(out) == 21
     assert sum(line.startswith("Saved memory") for line in out) == 20, out
-    assert sum("Memory is full (20 of 20 records)" in line and "Nothing was saved" in line for line in out) == 1
+    assert (
+        sum(
+            "Memory is full (20 of 20 records)" in line and "Nothing was saved" in line
+            for line in out
+        )
+        == 1
+    )
     listed = ask(a, "memory_test", "list")
     assert listed.startswith("20 of 20 memories") and "alice fact 0" in listed
     key = listed.split("- [", 2)[1].split("]", 1)[0]
@@ -249,11 +318,20 @@ def test_memory_limits_and_isolation(auth_url: str) -> None:
     store_attempts = [
         b.get("/store/items", params={"namespace": "memories.alice", "key": key}),
         b.request("DELETE", "/store/items", json={"namespace": ["memories", "alice"], "key": key}),
-        b.put("/store/items", json={"namespace": ["memories", "alice"], "key": "x", "value": {"text": "pwn"}}),
+        b.put(
+            "/store/items",
+            json={"namespace": ["memories", "alice"], "key": "x", "value": {"text": "pwn"}},
+        ),
         b.post("/store/items/search", json={"namespace_prefix": ["memories", "alice"]}),
     ]
-    assert all(r.status_code in DENIED for r in store_attempts), [(r.status_code, r.text) for r in store_attempts]
-    broad = b.post("/store/items/search", json={"namespace_prefix": ["memories"], "limit": 100}).raise_for_status().json()
+    assert all(r.status_code in DENIED for r in store_attempts), [
+        (r.status_code, r.text) for r in store_attempts
+    ]
+    broad = (
+        b.post("/store/items/search", json={"namespace_prefix": ["memories"], "limit": 100})
+        .raise_for_status()
+        .json()
+    )
     assert all(item["namespace"][1] == "bob" for item in broad["items"])
     assert ask(a, "memory_test", "list").startswith("20 of 20 memories")  # all of A's still there
     # A can delete her own.
@@ -263,7 +341,11 @@ def test_memory_limits_and_isolation(auth_url: str) -> None:
 def test_dev_mode_keeps_client_user_id(server_url: str) -> None:
     """No AUTH_* variable: every request accepted and metadata.user_id kept as sent."""
     with httpx.Client(base_url=server_url, timeout=30) as c:
-        t = c.post("/threads", json={"metadata": {"user_id": "dev-alice"}}).raise_for_status().json()
+        t = (
+            c.post("/threads", json={"metadata": {"user_id": "dev-alice"}})
+            .raise_for_status()
+            .json()
+        )
         assert t["metadata"]["user_id"] == "dev-alice"
         found = c.post("/threads/search", json={"metadata": {"user_id": "dev-alice"}}).json()
         assert [x["thread_id"] for x in found] == [t["thread_id"]]

@@ -25,9 +25,22 @@ def _read_until_prompt(child: pexpect.spawn) -> str:
 
 def test_chat_streams_feedback_and_numbered_suggestions(server_url: str) -> None:
     user = f"chat-{uuid.uuid4().hex[:6]}"
-    child = pexpect.spawn(sys.executable, [str(REPO_ROOT / "client_examples" / "chat.py"), "--url", server_url, "--user", user, "--new"],
-                          cwd=str(REPO_ROOT), encoding="utf-8", dimensions=(50, 140), timeout=90,
-                          env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8"})
+    child = pexpect.spawn(
+        sys.executable,
+        [
+            str(REPO_ROOT / "client_examples" / "chat.py"),
+            "--url",
+            server_url,
+            "--user",
+            user,
+            "--new",
+        ],
+        cwd=str(REPO_ROOT),
+        encoding="utf-8",
+        dimensions=(50, 140),
+        timeout=90,
+        env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8"},
+    )
     try:
         header = _read_until_prompt(child)
         thread_id = re.search(r"new thread ([0-9a-f-]{36})", header).group(1)  # type: ignore[union-attr]
@@ -41,7 +54,9 @@ def test_chat_streams_feedback_and_numbered_suggestions(server_url: str) -> None
         assert turn.count("This is an extractive answer") >= 2, turn[-2000:]
         assert feedback_at < turn.find("This is an extractive answer")
         numbered = re.findall(r"^\s+([1-3])\. (.+)$", turn, re.MULTILINE)
-        assert [n for n, _ in numbered] == ["1", "2", "3"][: len(numbered)] and numbered, turn[-1500:]
+        assert [n for n, _ in numbered] == ["1", "2", "3"][: len(numbered)] and numbered, turn[
+            -1500:
+        ]
 
         child.sendline("1")
         second = _read_until_prompt(child)

@@ -24,7 +24,9 @@ def _lane(event: str) -> str | None:
     return None
 
 
-async def test_researchers_stream_in_their_own_namespaces_and_citations_verify(server_url: str, tmp_path: Path) -> None:
+async def test_researchers_stream_in_their_own_namespaces_and_citations_verify(
+    server_url: str, tmp_path: Path
+) -> None:
     client = get_client(url=server_url)
     thread = await client.threads.create(metadata={"user_id": f"deep-{uuid.uuid4().hex[:6]}"})
     lanes: dict[str, set[str]] = {lane: set() for lane in LANES}
@@ -33,7 +35,11 @@ async def test_researchers_stream_in_their_own_namespaces_and_citations_verify(s
     async for part in client.runs.stream(
         thread["thread_id"],
         "deep_agent",
-        input={"messages": [{"role": "user", "content": "Why does `langgraph dev` pick a random port?"}]},
+        input={
+            "messages": [
+                {"role": "user", "content": "Why does `langgraph dev` pick a random port?"}
+            ]
+        },
         stream_mode=["messages-tuple", "updates", "custom", "values"],
         stream_subgraphs=True,
     ):
@@ -45,7 +51,11 @@ async def test_researchers_stream_in_their_own_namespaces_and_citations_verify(s
             lanes[lane].add(event.split("|", 1)[0])
         elif event == "messages":
             chunk, meta = part.data
-            if meta.get("langgraph_node") == "model" and isinstance(chunk.get("content"), str) and chunk["content"]:
+            if (
+                meta.get("langgraph_node") == "model"
+                and isinstance(chunk.get("content"), str)
+                and chunk["content"]
+            ):
                 root_tokens.append(chunk["content"])
         elif event == "values":
             values = part.data

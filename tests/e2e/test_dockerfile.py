@@ -18,8 +18,14 @@ def test_dockerfile_has_graphs_auth_and_ttls(tmp_path: Path) -> None:
     out = tmp_path / "Dockerfile"
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env.update(LANGGRAPH_CLI_NO_ANALYTICS="1", AUTH_TOKENS="must-not-leak:alice")
-    subprocess.run([str(LANGGRAPH), "dockerfile", "-c", str(REPO_ROOT / "langgraph.json"), str(out)],
-                   cwd=REPO_ROOT, env=env, check=True, capture_output=True, timeout=90)
+    subprocess.run(
+        [str(LANGGRAPH), "dockerfile", "-c", str(REPO_ROOT / "langgraph.json"), str(out)],
+        cwd=REPO_ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=90,
+    )
     text = out.read_text()
     envs = {}
     for line in text.splitlines():
@@ -28,7 +34,10 @@ def test_dockerfile_has_graphs_auth_and_ttls(tmp_path: Path) -> None:
             envs[name] = json.loads(value.strip("'"))
     config = json.loads((REPO_ROOT / "langgraph.json").read_text())
 
-    assert set(envs["LANGSERVE_GRAPHS"]) == set(config["graphs"]) and "docs_agent" in envs["LANGSERVE_GRAPHS"]
+    assert (
+        set(envs["LANGSERVE_GRAPHS"]) == set(config["graphs"])
+        and "docs_agent" in envs["LANGSERVE_GRAPHS"]
+    )
     assert all(spec.startswith("/deps/") for spec in envs["LANGSERVE_GRAPHS"].values())
     assert envs["LANGGRAPH_AUTH"]["path"].endswith("/graphs/auth.py:auth")
     assert envs["LANGGRAPH_AUTH"]["disable_studio_auth"] is True

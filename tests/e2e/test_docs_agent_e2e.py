@@ -38,7 +38,9 @@ async def _stream(client, thread_id: str, question: str) -> dict:
     return events
 
 
-async def test_streamed_answer_cites_existing_page_and_threads_are_per_user(server_url: str) -> None:
+async def test_streamed_answer_cites_existing_page_and_threads_are_per_user(
+    server_url: str,
+) -> None:
     client = get_client(url=server_url)
     alice = f"alice-{uuid.uuid4().hex[:6]}"
     bob = f"bob-{uuid.uuid4().hex[:6]}"
@@ -49,12 +51,23 @@ async def test_streamed_answer_cites_existing_page_and_threads_are_per_user(serv
     events = await _stream(client, thread["thread_id"], QUESTION)
 
     # Tokens arrive in several events before the run ends.
-    texts = [m["content"] for batch in events["partial"] for m in batch if m.get("type") == "ai" and isinstance(m.get("content"), str) and m["content"]]
+    texts = [
+        m["content"]
+        for batch in events["partial"]
+        for m in batch
+        if m.get("type") == "ai" and isinstance(m.get("content"), str) and m["content"]
+    ]
     assert len(texts) > 10, "answer did not stream token by token"
     assert len(set(texts)) > 10
     # Tool calls are visible in `updates`.
-    calls = [c["name"] for upd in events["updates"] for node in upd.values() if isinstance(node, dict)
-             for m in node.get("messages", []) for c in (m.get("tool_calls") or [])]
+    calls = [
+        c["name"]
+        for upd in events["updates"]
+        for node in upd.values()
+        if isinstance(node, dict)
+        for m in node.get("messages", [])
+        for c in (m.get("tool_calls") or [])
+    ]
     assert "search_docs" in calls and "get_doc_page" in calls
     assert 3 <= len(calls) <= 6
     # Progress messages from tools arrive on `custom`.

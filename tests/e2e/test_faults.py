@@ -50,19 +50,27 @@ def agent(fake: FakeOpenAI, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     from tools import create_all_tools, load_sources
     from tools.settings import SourceSettings
 
-    settings = SourceSettings.from_env({"DOCS_AGENT_INDEX_DIR": str(tmp_path_factory.mktemp("index")), "DOCS_AGENT_CODE_ROOTS": ""})
-    yield build_docs_agent(tools=create_all_tools(load_sources(settings)), checkpointer=InMemorySaver())
+    settings = SourceSettings.from_env(
+        {"DOCS_AGENT_INDEX_DIR": str(tmp_path_factory.mktemp("index")), "DOCS_AGENT_CODE_ROOTS": ""}
+    )
+    yield build_docs_agent(
+        tools=create_all_tools(load_sources(settings)), checkpointer=InMemorySaver()
+    )
     mp.undo()
 
 
-async def _turn(agent: Any, thread: str, text: str, ctx: Context, stream: bool) -> list[BaseMessage]:
+async def _turn(
+    agent: Any, thread: str, text: str, ctx: Context, stream: bool
+) -> list[BaseMessage]:
     config = {"configurable": {"thread_id": thread}}
     payload = {"messages": [{"role": "user", "content": text}]}
     if not stream:
         return (await agent.ainvoke(payload, config, context=ctx))["messages"]
     final: list[BaseMessage] = []
     tokens = 0
-    async for mode, data in agent.astream(payload, config, context=ctx, stream_mode=["messages", "values"]):
+    async for mode, data in agent.astream(
+        payload, config, context=ctx, stream_mode=["messages", "values"]
+    ):
         if mode == "messages":
             tokens += 1
         else:
@@ -81,9 +89,15 @@ def check_thread(messages: list[BaseMessage], questions: list[str]) -> None:
         if m.type == "ai" and m.tool_calls:
             assert {c["id"] for c in m.tool_calls} <= answered, "tool call without its tool message"
     # Exactly one final AI message per question, right before the next question.
-    turn_ends = [i - 1 for i, m in enumerate(messages) if m.type == "human"][1:] + [len(messages) - 1]
+    turn_ends = [i - 1 for i, m in enumerate(messages) if m.type == "human"][1:] + [
+        len(messages) - 1
+    ]
     for end in turn_ends:
-        assert messages[end].type == "ai" and not messages[end].tool_calls and str(messages[end].content).strip()
+        assert (
+            messages[end].type == "ai"
+            and not messages[end].tool_calls
+            and str(messages[end].content).strip()
+        )
     finals = [m for m in messages if m.type == "ai" and not m.tool_calls]
     assert len(finals) == len(questions), "a failed attempt left an extra answer"
 
@@ -97,7 +111,12 @@ FAULTS: list[tuple[str, list[Step], list[Step] | None, str]] = [
     ("503_fallback", [Step("status", status=503)] * 3, [], ANSWER),
     ("first_byte_after_timeout", [Step("slow", delay=2.5)], None, ANSWER),
     ("timeouts_exhausted", [Step("slow", delay=2.5)] * 3, None, "did not answer in time"),
-    ("connection_reset", [Step("reset", content="This partial answer is cut off by a reset.")], None, ANSWER),
+    (
+        "connection_reset",
+        [Step("reset", content="This partial answer is cut off by a reset.")],
+        None,
+        ANSWER,
+    ),
     ("malformed_tool_args", [Step("bad_args")], None, ANSWER),
     ("empty_completion", [Step("empty")], None, ANSWER),
     ("empty_exhausted", [Step("empty")] * 3, None, "unusable answer"),
@@ -105,16 +124,26 @@ FAULTS: list[tuple[str, list[Step], list[Step] | None, str]] = [
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["invoke", "stream"])
-@pytest.mark.parametrize(("name", "steps", "fallback", "expected"), FAULTS, ids=[f[0] for f in FAULTS])
+@pytest.mark.parametrize(
+    ("name", "steps", "fallback", "expected"), FAULTS, ids=[f[0] for f in FAULTS]
+)
 async def test_fault_ends_in_answer_or_clear_message(
-    agent: Any, fake: FakeOpenAI, name: str, steps: list[Step], fallback: list[Step] | None, expected: str, stream: bool
+    agent: Any,
+    fake: FakeOpenAI,
+    name: str,
+    steps: list[Step],
+    fallback: list[Step] | None,
+    expected: str,
+    stream: bool,
 ) -> None:
     model = f"fault-{name}-{uuid.uuid4().hex[:6]}"
     fake.script(model, list(steps))
     ctx = Context(model=f"openai:{model}", num_suggestions=0)
     if fallback is not None:
         fake.script(model + "-fb", list(fallback))
-        ctx = Context(model=f"openai:{model}", fallback_models=f"openai:{model}-fb", num_suggestions=0)
+        ctx = Context(
+            model=f"openai:{model}", fallback_models=f"openai:{model}-fb", num_suggestions=0
+        )
     thread = uuid.uuid4().hex
     start = time.monotonic()
     messages = await _turn(agent, thread, "How do I install the server?", ctx, stream)
@@ -134,46 +163,90 @@ async def test_fault_ends_in_answer_or_clear_message(
 async def test_refusal_is_shown_as_a_clear_message(agent: Any, fake: FakeOpenAI) -> None:
     model = f"refusal-{uuid.uuid4().hex[:6]}"
     fake.script(model, [Step("refusal", content="I can't help with that request.")])
-    messages = await _turn(agent, "r1", "How do I install the server?", Context(model=f"openai:{model}", num_suggestions=0), False)
+    messages = await _turn(
+        agent,
+        "r1",
+        "How do I install the server?",
+        Context(model=f"openai:{model}", num_suggestions=0),
+        False,
+    )
     assert messages[-1].content == "I can't help with that request."
     check_thread(messages, ["How do I install the server?"])
 
 
 async def test_invalid_suggestions_json_keeps_the_answer(agent: Any, fake: FakeOpenAI) -> None:
     model = f"sugg-{uuid.uuid4().hex[:6]}"
-    fake.script(model, [Step("tool_calls", calls=[{"name": "search_docs", "arguments": {"query": "install"}}]),
-                        Step("text", content="Install it with pip [docs/install.md]."), Step("bad_json")])
-    messages = await _turn(agent, "s1", "How do I install the server?", Context(model=f"openai:{model}", num_suggestions=3), False)
+    fake.script(
+        model,
+        [
+            Step("tool_calls", calls=[{"name": "search_docs", "arguments": {"query": "install"}}]),
+            Step("text", content="Install it with pip [docs/install.md]."),
+            Step("bad_json"),
+        ],
+    )
+    messages = await _turn(
+        agent,
+        "s1",
+        "How do I install the server?",
+        Context(model=f"openai:{model}", num_suggestions=3),
+        False,
+    )
     assert messages[-1].content.startswith("Install it with pip")
-    assert len(fake.requests_for(model)) == 3  # the suggestion call happened and its bad JSON was absorbed
+    assert (
+        len(fake.requests_for(model)) == 3
+    )  # the suggestion call happened and its bad JSON was absorbed
     check_thread(messages, ["How do I install the server?"])
 
 
 async def test_cached_input_tokens_are_reported(agent: Any, fake: FakeOpenAI) -> None:
     model = f"cache-{uuid.uuid4().hex[:6]}"
-    messages = await _turn(agent, "c1", "How do I install the server?", Context(model=f"openai:{model}", num_suggestions=0), False)
-    usage = [m.usage_metadata for m in messages if m.type == "ai" and getattr(m, "usage_metadata", None)]
+    messages = await _turn(
+        agent,
+        "c1",
+        "How do I install the server?",
+        Context(model=f"openai:{model}", num_suggestions=0),
+        False,
+    )
+    usage = [
+        m.usage_metadata for m in messages if m.type == "ai" and getattr(m, "usage_metadata", None)
+    ]
     assert usage and all(u["input_token_details"]["cache_read"] == 96 for u in usage)
     # The prompt prefix is stable: the same system prompt and tools first on every call.
     reqs = fake.requests_for(model)
-    assert len({r.messages[0]["content"] for r in reqs}) == 1 and reqs[0].messages[0]["role"] in ("system", "developer")
+    assert len({r.messages[0]["content"] for r in reqs}) == 1 and reqs[0].messages[0]["role"] in (
+        "system",
+        "developer",
+    )
     assert len({tuple(r.tools) for r in reqs}) == 1
 
 
 async def test_faults_through_langgraph_dev(fake: FakeOpenAI, tmp_path: Path) -> None:
     model = f"dev-{uuid.uuid4().hex[:6]}"
-    fake.script(model, [Step("status", status=429, retry_after="0"), Step("status", status=503), Step("reset")])
-    env = {"OPENAI_API_KEY": "test", "OPENAI_BASE_URL": fake.base_url, "DOCS_AGENT_MODEL": f"openai:{model}",
-           "DOCS_AGENT_RETRY_INITIAL_S": "0.05", "DOCS_AGENT_MODEL_RETRIES": "3", "DOCS_AGENT_NUM_SUGGESTIONS": "0",
-           "DOCS_AGENT_CODE_ROOTS": ""}
+    fake.script(
+        model,
+        [Step("status", status=429, retry_after="0"), Step("status", status=503), Step("reset")],
+    )
+    env = {
+        "OPENAI_API_KEY": "test",
+        "OPENAI_BASE_URL": fake.base_url,
+        "DOCS_AGENT_MODEL": f"openai:{model}",
+        "DOCS_AGENT_RETRY_INITIAL_S": "0.05",
+        "DOCS_AGENT_MODEL_RETRIES": "3",
+        "DOCS_AGENT_NUM_SUGGESTIONS": "0",
+        "DOCS_AGENT_CODE_ROOTS": "",
+    }
     with langgraph_dev(tmp_path, extra_env=env) as url:
         client = get_client(url=url)
         thread = await client.threads.create()
         questions = ["How do I install the server?", "And how do I stream tokens?"]
         for q in questions:
             errors = []
-            async for part in client.runs.stream(thread["thread_id"], "docs_agent", input={"messages": [{"role": "user", "content": q}]},
-                                                 stream_mode=["values", "messages-tuple"]):
+            async for part in client.runs.stream(
+                thread["thread_id"],
+                "docs_agent",
+                input={"messages": [{"role": "user", "content": q}]},
+                stream_mode=["values", "messages-tuple"],
+            ):
                 if part.event == "error":
                     errors.append(part.data)
             assert not errors
@@ -183,5 +256,9 @@ async def test_faults_through_langgraph_dev(fake: FakeOpenAI, tmp_path: Path) ->
         finals = [m for m in msgs if m["type"] == "ai" and not m.get("tool_calls")]
         assert len(finals) == 2 and all(m["content"].startswith(ANSWER) for m in finals)
         answered = {m["tool_call_id"] for m in msgs if m["type"] == "tool"}
-        assert all({c["id"] for c in m.get("tool_calls") or []} <= answered for m in msgs if m["type"] == "ai")
+        assert all(
+            {c["id"] for c in m.get("tool_calls") or []} <= answered
+            for m in msgs
+            if m["type"] == "ai"
+        )
         assert len({m["id"] for m in msgs}) == len(msgs)

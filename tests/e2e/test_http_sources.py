@@ -48,19 +48,28 @@ def _serve(site: Site) -> Iterator[str]:
             if self.headers.get("Authorization") != "Bearer secret":
                 return self._send(401, b"{}", "application/json", path, "")
             if path.endswith("/sections.json"):
-                data: Any = {"sections": [{"id": 1, "name": "Errors"}, {"id": 2, "name": "Studio"}], "next_page": None}
+                data: Any = {
+                    "sections": [{"id": 1, "name": "Errors"}, {"id": 2, "name": "Studio"}],
+                    "next_page": None,
+                }
             elif path.endswith("/articles/search.json"):
                 q = query.get("query", [""])[0].lower()
-                results = [a for a in ARTICLES.values() if any(w in a["title"].lower() for w in q.split())]
+                results = [
+                    a for a in ARTICLES.values() if any(w in a["title"].lower() for w in q.split())
+                ]
                 data = {"results": results[: int(query.get("per_page", ["25"])[0])]}
             else:
                 art_id = path.rsplit("/", 1)[-1].removesuffix(".json")
                 if art_id not in ARTICLES:
-                    return self._send(404, b'{"error":"RecordNotFound"}', "application/json", path, "")
+                    return self._send(
+                        404, b'{"error":"RecordNotFound"}', "application/json", path, ""
+                    )
                 data = {"article": ARTICLES[art_id]}
             return self._send(200, json.dumps(data).encode(), "application/json", path, "")
 
-        def _send(self, status: int, body: bytes, ctype: str, path: str, inm: str, etag: str = "") -> None:
+        def _send(
+            self, status: int, body: bytes, ctype: str, path: str, inm: str, etag: str = ""
+        ) -> None:
             site.requests.append((path, inm, status))
             self.send_response(status)
             self.send_header("Content-Type", ctype)
@@ -82,15 +91,20 @@ def _serve(site: Site) -> Iterator[str]:
 
 ARTICLES: dict[str, dict[str, Any]] = {
     "101": {
-        "id": 101, "section_id": 1, "title": "Recursion limit reached",
+        "id": 101,
+        "section_id": 1,
+        "title": "Recursion limit reached",
         "html_url": "https://help.example.com/hc/articles/101",
         "body": "<h2>Cause</h2><p>The graph ran more than <code>recursion_limit</code> steps.</p>"
-                "<ul><li>Raise it in <a href='/docs/config'>config</a></li><li>Check loops</li></ul>"
-                "<pre>graph.invoke(x, {\"recursion_limit\": 50})</pre><script>alert(1)</script>",
+        "<ul><li>Raise it in <a href='/docs/config'>config</a></li><li>Check loops</li></ul>"
+        '<pre>graph.invoke(x, {"recursion_limit": 50})</pre><script>alert(1)</script>',
     },
     "102": {
-        "id": 102, "section_id": 2, "title": "Studio cannot connect in Safari",
-        "html_url": "https://help.example.com/hc/articles/102", "body": "<p>Use <b>--tunnel</b>.</p>",
+        "id": 102,
+        "section_id": 2,
+        "title": "Studio cannot connect in Safari",
+        "html_url": "https://help.example.com/hc/articles/102",
+        "body": "<p>Use <b>--tunnel</b>.</p>",
     },
 }
 
@@ -104,15 +118,23 @@ def site() -> Iterator[tuple[Site, str]]:
     next(gen, None)
 
 
-def test_llms_txt_fetch_index_and_conditional_refetch(site: tuple[Site, str], tmp_path: Path) -> None:
+def test_llms_txt_fetch_index_and_conditional_refetch(
+    site: tuple[Site, str], tmp_path: Path
+) -> None:
     s, base = site
     s.files["/llms.txt"] = (
         "# Example\n\n- [Streaming](/docs/streaming.md): stream tokens\n"
         f"- [Persistence]({base}/docs/persistence.md)\n- [Elsewhere](https://other.example/x.md)\n",
         '"idx1"',
     )
-    s.files["/docs/streaming.md"] = ("---\ntitle: Streaming\n---\n\n## Stream tokens\n\nUse stream_mode='messages'.\n", '"s1"')
-    s.files["/docs/persistence.md"] = ("# Persistence\n\n## Checkpointers\n\nSqliteSaver stores checkpoints.\n", '"p1"')
+    s.files["/docs/streaming.md"] = (
+        "---\ntitle: Streaming\n---\n\n## Stream tokens\n\nUse stream_mode='messages'.\n",
+        '"s1"',
+    )
+    s.files["/docs/persistence.md"] = (
+        "# Persistence\n\n## Checkpointers\n\nSqliteSaver stores checkpoints.\n",
+        '"p1"',
+    )
 
     corpus = LlmsTxtCorpus(f"{base}/llms.txt", tmp_path / "index")
     hits = corpus.search("stream mode messages", 5)
@@ -125,7 +147,10 @@ def test_llms_txt_fetch_index_and_conditional_refetch(site: tuple[Site, str], tm
 
     # Second sync: every page is unchanged -> conditional GETs answered 304, nothing re-indexed.
     s.requests.clear()
-    s.files["/docs/persistence.md"] = ("# Persistence\n\n## Checkpointers\n\nPostgresSaver too.\n", '"p2"')
+    s.files["/docs/persistence.md"] = (
+        "# Persistence\n\n## Checkpointers\n\nPostgresSaver too.\n",
+        '"p2"',
+    )
     counts = corpus.fetch()
     assert counts == {"fetched": 1, "unchanged": 1, "failed": 0, "removed": 0}
     assert ("/docs/streaming.md", '"s1"', 304) in s.requests

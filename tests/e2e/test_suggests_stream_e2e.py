@@ -41,7 +41,8 @@ async def test_suggestions_never_stream_and_history_stays_lean(server_url: str) 
         values = None
         feedback = 0
         async for part in client.runs.stream(
-            thread["thread_id"], "docs_agent",
+            thread["thread_id"],
+            "docs_agent",
             input={"messages": [{"role": "user", "content": question}]},
             stream_mode=["messages", "values", "custom"],
         ):
@@ -58,7 +59,9 @@ async def test_suggestions_never_stream_and_history_stays_lean(server_url: str) 
         assert last["type"] == "ai"
         suggests = last.get("additional_kwargs", {}).get("suggests")
         assert suggests, (question, last["content"][:600])
-        assert [s["position"] for s in suggests] == list(range(len(suggests))) and len(suggests) <= 3
+        assert [s["position"] for s in suggests] == list(range(len(suggests))) and len(
+            suggests
+        ) <= 3
         prompts = [s["prompt"] for s in suggests]
         assert message_events, "no messages events at all"
         leaks = [e for e in message_events if _suggestion_json_leaked(e[1], prompts)]

@@ -36,7 +36,9 @@ def test_config_parsing_and_modes() -> None:
     c = cfg(AUTH_TOKENS=" tok-a1:alice , tok-b2:bob ,")
     assert not c.dev_mode and dict(c.tokens) == {"tok-a1": "alice", "tok-b2": "bob"}
     assert "2 static token(s)" in c.describe() and "tok-" not in c.describe()
-    assert not cfg(AUTH_JWT_SECRET="s").dev_mode and not cfg(AUTH_JWKS_URL="https://x/jwks").dev_mode
+    assert (
+        not cfg(AUTH_JWT_SECRET="s").dev_mode and not cfg(AUTH_JWKS_URL="https://x/jwks").dev_mode
+    )
     for bad in ("justtoken", "tok:", ":user"):
         with pytest.raises(ValueError):
             cfg(AUTH_TOKENS=bad)
@@ -66,10 +68,16 @@ async def test_hs256_checks_signature_exp_aud_iss() -> None:
         "wrong issuer": hs256(iss="https://evil.example.com/"),
         "no exp": hs256(exp=None),
         "no sub": hs256(sub=None),
-        "wrong key": jwt.encode({"sub": "carol", "aud": AUD, "iss": ISS, "exp": int(time.time()) + 600},
-                                "another-secret-0123456789-0123456789", algorithm="HS256"),
-        "alg none": jwt.encode({"sub": "carol", "aud": AUD, "iss": ISS, "exp": int(time.time()) + 600},
-                               None, algorithm="none"),
+        "wrong key": jwt.encode(
+            {"sub": "carol", "aud": AUD, "iss": ISS, "exp": int(time.time()) + 600},
+            "another-secret-0123456789-0123456789",
+            algorithm="HS256",
+        ),
+        "alg none": jwt.encode(
+            {"sub": "carol", "aud": AUD, "iss": ISS, "exp": int(time.time()) + 600},
+            None,
+            algorithm="none",
+        ),
         "garbage": "not.a.jwt",
     }
     for name, token in bad.items():
@@ -86,16 +94,22 @@ async def test_rs256_against_jwks(monkeypatch: pytest.MonkeyPatch) -> None:
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     other = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     url = "https://login.example.com/.well-known/jwks.json"
-    fake = SimpleNamespace(get_signing_key_from_jwt=lambda token: SimpleNamespace(key=key.public_key()))
+    fake = SimpleNamespace(
+        get_signing_key_from_jwt=lambda token: SimpleNamespace(key=key.public_key())
+    )
     monkeypatch.setitem(A._jwks_clients, url, fake)  # no network: the JWKS fetch is faked
     c = cfg(AUTH_JWKS_URL=url, AUTH_JWT_AUDIENCE=AUD)
     claims = {"sub": "erin", "aud": AUD, "exp": int(time.time()) + 600}
-    assert (await A.resolve_user("Bearer " + jwt.encode(claims, key, algorithm="RS256"), c))["identity"] == "erin"
-    for token in (jwt.encode(claims, other, algorithm="RS256"),
-                  jwt.encode({**claims, "exp": int(time.time()) - 3600}, key, algorithm="RS256"),
-                  jwt.encode({**claims, "aud": "x"}, key, algorithm="RS256"),
-                  # HS256 is refused when only a JWKS is configured (no algorithm confusion).
-                  jwt.encode(claims, "some-secret-0123456789-0123456789-abc", algorithm="HS256")):
+    assert (await A.resolve_user("Bearer " + jwt.encode(claims, key, algorithm="RS256"), c))[
+        "identity"
+    ] == "erin"
+    for token in (
+        jwt.encode(claims, other, algorithm="RS256"),
+        jwt.encode({**claims, "exp": int(time.time()) - 3600}, key, algorithm="RS256"),
+        jwt.encode({**claims, "aud": "x"}, key, algorithm="RS256"),
+        # HS256 is refused when only a JWKS is configured (no algorithm confusion).
+        jwt.encode(claims, "some-secret-0123456789-0123456789-abc", algorithm="HS256"),
+    ):
         with pytest.raises(Auth.exceptions.HTTPException):
             await A.resolve_user("Bearer " + token, c)
 
@@ -125,7 +139,9 @@ async def test_owner_stamped_and_filtered() -> None:
 async def test_assistants_readable_writes_owner_scoped() -> None:
     for action in ("read", "search"):
         assert await A.assistants(ctx("bob", "assistants", action), {}) is None
-    assert await A.assistants(ctx("bob", "assistants", "update"), {"metadata": {}}) == {"user_id": "bob"}
+    assert await A.assistants(ctx("bob", "assistants", "update"), {"metadata": {}}) == {
+        "user_id": "bob"
+    }
     assert await A.assistants(ctx("bob", "assistants", "delete"), {}) == {"user_id": "bob"}
 
 

@@ -15,7 +15,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def checker(index_dir: Path) -> CitationChecker:
-    settings = SourceSettings.from_env({"DOCS_AGENT_INDEX_DIR": str(index_dir), "DOCS_AGENT_CODE_ROOTS": "docs-agent=."})
+    settings = SourceSettings.from_env(
+        {"DOCS_AGENT_INDEX_DIR": str(index_dir), "DOCS_AGENT_CODE_ROOTS": "docs-agent=."}
+    )
     sources: Sources = load_sources(settings)
     return CitationChecker(sources)
 
@@ -25,7 +27,12 @@ def _lines(rel: str) -> int:
 
 
 def test_valid_citations_pass_unchanged(checker: CitationChecker) -> None:
-    kb_id = next(p for p in (REPO / "kb").rglob("*.md")).relative_to(REPO / "kb").with_suffix("").as_posix()
+    kb_id = (
+        next(p for p in (REPO / "kb").rglob("*.md"))
+        .relative_to(REPO / "kb")
+        .with_suffix("")
+        .as_posix()
+    )
     text = f"See docs/streaming.md and KB {kb_id}; code `docs-agent/graphs/citations.py:1-5`."
     out, report = checker.check(text)
     assert out == text
@@ -73,7 +80,9 @@ def test_code_fences_untouched_by_tidying(checker: CitationChecker) -> None:
 
 
 def test_extract_citations_kinds() -> None:
-    found = extract_citations("KB faq/x — https://d.example/a and langgraph/pregel/main.py:3373-3279 docs/a.md")
+    found = extract_citations(
+        "KB faq/x — https://d.example/a and langgraph/pregel/main.py:3373-3279 docs/a.md"
+    )
     assert found["kb"] == ["faq/x"]
     assert found["urls"] == ["https://d.example/a"]
     assert found["code"] == ["langgraph/pregel/main.py:3373-3279"]

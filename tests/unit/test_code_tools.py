@@ -22,8 +22,12 @@ def tree(tmp_path: Path) -> tuple[list[CodeRoot], Path]:
     (root / "graph.py").write_text(
         "class StateGraph:\n    def add_node(self, name):\n        pass\n\n\ndef compile_graph(g):\n    return StateGraph()\n"
     )
-    (root / "sub" / "use.py").write_text("from graph import StateGraph\nx = StateGraph()\ny = StateGraph()\n")
-    (root / "sub" / "errors.py").write_text("class InvalidUpdateError(Exception):\n    pass\nraise InvalidUpdateError('Can receive only one value per step')\n")
+    (root / "sub" / "use.py").write_text(
+        "from graph import StateGraph\nx = StateGraph()\ny = StateGraph()\n"
+    )
+    (root / "sub" / "errors.py").write_text(
+        "class InvalidUpdateError(Exception):\n    pass\nraise InvalidUpdateError('Can receive only one value per step')\n"
+    )
     (root / "blob.bin").write_bytes(b"StateGraph\x00\x01\x02" * 10)
     (root / "aaaa.txt").write_text("a" * 40 + "!\n")
     outside = tmp_path / "secret"
@@ -40,7 +44,13 @@ def tools_for(roots: list[CodeRoot], timeout: float = 10.0) -> dict:
 
 @pytest.mark.parametrize(
     "path",
-    ["../secret/key.txt", "pkg/../../secret/key.txt", "pkg/escape/key.txt", "pkg/escape.txt", "escape.txt"],
+    [
+        "../secret/key.txt",
+        "pkg/../../secret/key.txt",
+        "pkg/escape/key.txt",
+        "pkg/escape.txt",
+        "escape.txt",
+    ],
 )
 def test_paths_leaving_the_root_are_refused(tree: tuple[list[CodeRoot], Path], path: str) -> None:
     roots, _ = tree
@@ -64,7 +74,9 @@ def test_absolute_paths(tree: tuple[list[CodeRoot], Path]) -> None:
 
 def test_search_code_through_symlink_dir_is_refused(tree: tuple[list[CodeRoot], Path]) -> None:
     roots, _ = tree
-    out = tools_for(roots)["search_code"].invoke({"pattern": "secret", "path": "pkg/escape", "feedback_to_user": ""})
+    out = tools_for(roots)["search_code"].invoke(
+        {"pattern": "secret", "path": "pkg/escape", "feedback_to_user": ""}
+    )
     assert "Refused" in out
 
 
@@ -79,25 +91,44 @@ def test_invalid_regex_via_tool(tree: tuple[list[CodeRoot], Path]) -> None:
     roots, _ = tree
     out = tools_for(roots)["search_code"].invoke({"pattern": "[unclosed", "feedback_to_user": ""})
     assert out.startswith("Invalid regular expression")
-    assert "empty" in tools_for(roots)["search_code"].invoke({"pattern": "  ", "feedback_to_user": ""})
-    assert "longer than 500" in tools_for(roots)["search_code"].invoke({"pattern": "x" * 501, "feedback_to_user": ""})
+    assert "empty" in tools_for(roots)["search_code"].invoke(
+        {"pattern": "  ", "feedback_to_user": ""}
+    )
+    assert "longer than 500" in tools_for(roots)["search_code"].invoke(
+        {"pattern": "x" * 501, "feedback_to_user": ""}
+    )
 
 
 def test_catastrophic_regex_times_out_in_fallback(tree: tuple[list[CodeRoot], Path]) -> None:
     roots, _ = tree
     with pytest.raises(code_search.SearchError, match="too expensive|ran out of time"):
-        code_search.search([(roots[0], roots[0].path / "aaaa.txt")], r"(a|aa)+$", timeout_s=0.5, use_rg=False)
+        code_search.search(
+            [(roots[0], roots[0].path / "aaaa.txt")], r"(a|aa)+$", timeout_s=0.5, use_rg=False
+        )
 
 
 @needs_rg
 def test_catastrophic_regex_is_fine_with_rg(tree: tuple[list[CodeRoot], Path]) -> None:
     roots, _ = tree
-    assert code_search.search([(roots[0], roots[0].path)], r"(a|aa)+$", timeout_s=5, use_rg=True) == []
+    assert (
+        code_search.search([(roots[0], roots[0].path)], r"(a|aa)+$", timeout_s=5, use_rg=True) == []
+    )
 
 
 @needs_rg
-@pytest.mark.parametrize("pattern", [r"StateGraph", r"\bclass \w+", r"statEgraph", r"def (add_node|compile_graph)", "Can receive only"])
-def test_rg_and_fallback_give_the_same_output(tree: tuple[list[CodeRoot], Path], pattern: str) -> None:
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"StateGraph",
+        r"\bclass \w+",
+        r"statEgraph",
+        r"def (add_node|compile_graph)",
+        "Can receive only",
+    ],
+)
+def test_rg_and_fallback_give_the_same_output(
+    tree: tuple[list[CodeRoot], Path], pattern: str
+) -> None:
     roots, _ = tree
     targets = [(roots[0], roots[0].path)]
     rg = code_search.search(targets, pattern, use_rg=True)
@@ -113,16 +144,22 @@ def test_binary_files_are_skipped_and_not_read(tree: tuple[list[CodeRoot], Path]
     found = code_search.search([(roots[0], roots[0].path)], "StateGraph", use_rg=False)
     assert "pkg/blob.bin" not in [f.display for f in found]
     assert found[0].display == "pkg/graph.py"  # the defining file first
-    out = tools_for(roots)["read_code_file"].invoke({"file_path": "pkg/blob.bin", "feedback_to_user": ""})
+    out = tools_for(roots)["read_code_file"].invoke(
+        {"file_path": "pkg/blob.bin", "feedback_to_user": ""}
+    )
     assert "binary" in out
 
 
 def test_huge_and_negative_limits(tree: tuple[list[CodeRoot], Path]) -> None:
     roots, _ = tree
     t = tools_for(roots)
-    out = t["read_code_file"].invoke({"file_path": "pkg/graph.py", "start_line": -5, "num_lines": 10**9, "feedback_to_user": ""})
+    out = t["read_code_file"].invoke(
+        {"file_path": "pkg/graph.py", "start_line": -5, "num_lines": 10**9, "feedback_to_user": ""}
+    )
     assert out.startswith("pkg/graph.py lines 1-7 of 7")
-    out = t["read_code_file"].invoke({"file_path": "pkg/graph.py", "start_line": 10**9, "feedback_to_user": ""})
+    out = t["read_code_file"].invoke(
+        {"file_path": "pkg/graph.py", "start_line": 10**9, "feedback_to_user": ""}
+    )
     assert "past the end" in out
     out = t["list_directory"].invoke({"path": "pkg", "max_depth": 10**6, "feedback_to_user": ""})
     assert "sub/" in out and "key.txt" not in out
@@ -141,7 +178,10 @@ def test_symbol_index_picks_defining_names(tree: tuple[list[CodeRoot], Path]) ->
     assert index.best("how do I build a state graph?")[0] == "StateGraph"
     assert index.best("InvalidUpdateError when updating")[0] == "InvalidUpdateError"
     assert index.best("the of and") == []
-    assert error_message("ValueError: Found AIMessages with tool_calls that do not") == "Found AIMessages with tool_calls that do"
+    assert (
+        error_message("ValueError: Found AIMessages with tool_calls that do not")
+        == "Found AIMessages with tool_calls that do"
+    )
     assert error_message("KeyError with double curly braces") == ""
     pattern, names = code_pattern("graph state builder", roots)
     found = code_search.search([(roots[0], roots[0].path)], pattern, use_rg=False)

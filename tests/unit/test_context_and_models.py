@@ -10,7 +10,12 @@ from graphs.offline_model import OfflineChatModel
 
 
 def test_defaults_without_key_are_offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    for var in ("OPENAI_API_KEY", "DOCS_AGENT_MODEL", "DOCS_AGENT_NUM_SUGGESTIONS", "DOCS_AGENT_LANGUAGE"):
+    for var in (
+        "OPENAI_API_KEY",
+        "DOCS_AGENT_MODEL",
+        "DOCS_AGENT_NUM_SUGGESTIONS",
+        "DOCS_AGENT_LANGUAGE",
+    ):
         monkeypatch.delenv(var, raising=False)
     ctx = Context()
     assert ctx.model == "offline" and ctx.language == "auto" and ctx.num_suggestions == 3

@@ -37,18 +37,30 @@ class Scripted(AgentMiddleware):
         self.model = _Fake(responses=responses)
         self.inputs: list[list[Any]] = []
 
-    def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]) -> ModelResponse:
+    def wrap_model_call(
+        self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
+    ) -> ModelResponse:
         self.inputs.append(list(request.messages))
         return handler(request.override(model=self.model))
 
 
 @pytest.fixture
 def sources(index_dir: Path) -> Any:
-    return load_sources(SourceSettings.from_env({"DOCS_AGENT_INDEX_DIR": str(index_dir), "DOCS_AGENT_CODE_ROOTS": "docs-agent=."}))
+    return load_sources(
+        SourceSettings.from_env(
+            {"DOCS_AGENT_INDEX_DIR": str(index_dir), "DOCS_AGENT_CODE_ROOTS": "docs-agent=."}
+        )
+    )
 
 
 def _calls(*names: str, task: str = QUESTION) -> AIMessage:
-    return AIMessage("", tool_calls=[{"name": n, "args": {"task": task}, "id": f"c{i}", "type": "tool_call"} for i, n in enumerate(names)])
+    return AIMessage(
+        "",
+        tool_calls=[
+            {"name": n, "args": {"task": task}, "id": f"c{i}", "type": "tool_call"}
+            for i, n in enumerate(names)
+        ],
+    )
 
 
 def test_dispatch_condensed_findings_and_citation_check(sources: Any) -> None:
@@ -58,12 +70,21 @@ def test_dispatch_condensed_findings_and_citation_check(sources: Any) -> None:
         "- `docs-agent/graphs/invented.py:1-2`\n"
         "- https://docs.example.invalid/made-up\n"
     )
-    scripted = Scripted([_calls("ask_docs_researcher", "ask_kb_researcher", "ask_code_researcher"), AIMessage(answer)])
+    scripted = Scripted(
+        [
+            _calls("ask_docs_researcher", "ask_kb_researcher", "ask_code_researcher"),
+            AIMessage(answer),
+        ]
+    )
     graph = build_deep_agent(sources=sources, middleware=[scripted])
     out = graph.invoke({"messages": [HumanMessage(QUESTION)]})
 
     findings = [m for m in out["messages"] if isinstance(m, ToolMessage)]
-    assert sorted(m.name for m in findings) == ["ask_code_researcher", "ask_docs_researcher", "ask_kb_researcher"]
+    assert sorted(m.name for m in findings) == [
+        "ask_code_researcher",
+        "ask_docs_researcher",
+        "ask_kb_researcher",
+    ]
     for m in findings:
         assert len(str(m.content).split()) <= MAX_FINDINGS_WORDS + 10
         assert m.artifact["read_chars"] > 0, m.name  # the researcher searched and read on its own
@@ -71,7 +92,9 @@ def test_dispatch_condensed_findings_and_citation_check(sources: Any) -> None:
     assert "docs/" in str(docs_findings.content)  # each fact carries its page citation
     # The orchestrator's second call saw findings, never raw tool output.
     seen = scripted.inputs[1]
-    assert not any(isinstance(m, ToolMessage) and m.name in {"search_docs", "get_doc_page"} for m in seen)
+    assert not any(
+        isinstance(m, ToolMessage) and m.name in {"search_docs", "get_doc_page"} for m in seen
+    )
 
     final = out["messages"][-1].content
     assert "docs-agent/graphs/deep_agent.py:10-30" in final
@@ -80,14 +103,24 @@ def test_dispatch_condensed_findings_and_citation_check(sources: Any) -> None:
     assert (check["valid"], check["fixed"], check["removed"]) == (1, 1, 2)
     economy = out["context_economy"]
     assert len(economy["orchestrator_input_tokens_per_call"]) == 2
-    assert set(economy["subagent_read_tokens"]) == {"docs_researcher", "kb_researcher", "code_researcher"}
+    assert set(economy["subagent_read_tokens"]) == {
+        "docs_researcher",
+        "kb_researcher",
+        "code_researcher",
+    }
 
 
 def test_offline_orchestrator_dispatches_all_researchers_and_answer_verifies(sources: Any) -> None:
     graph = build_deep_agent(sources=sources, middleware=[])
-    out = graph.invoke({"messages": [HumanMessage("Why does `build_deep_agent` fail with no model key?")]})
+    out = graph.invoke(
+        {"messages": [HumanMessage("Why does `build_deep_agent` fail with no model key?")]}
+    )
     first_ai = next(m for m in out["messages"] if isinstance(m, AIMessage))
-    assert {c["name"] for c in first_ai.tool_calls} == {"ask_docs_researcher", "ask_kb_researcher", "ask_code_researcher"}
+    assert {c["name"] for c in first_ai.tool_calls} == {
+        "ask_docs_researcher",
+        "ask_kb_researcher",
+        "ask_code_researcher",
+    }
     final = out["messages"][-1].content
     assert final.startswith("_This is an extractive answer")
     assert out["citation_check"]["checked"] > 0 and out["citation_check"]["invalid"] == 0
@@ -99,7 +132,11 @@ def test_offline_orchestrator_dispatches_all_researchers_and_answer_verifies(sou
 def test_missing_source_drops_its_researcher(sources: Any) -> None:
     from tools import create_docs_group
 
-    graph = build_deep_agent(sources=sources, tools={"docs": create_docs_group(sources), "kb": [], "code": []}, middleware=[])
+    graph = build_deep_agent(
+        sources=sources,
+        tools={"docs": create_docs_group(sources), "kb": [], "code": []},
+        middleware=[],
+    )
     out = graph.invoke({"messages": [HumanMessage(QUESTION)]})
     first_ai = next(m for m in out["messages"] if isinstance(m, AIMessage))
     assert [c["name"] for c in first_ai.tool_calls] == ["ask_docs_researcher"]
@@ -113,6 +150,25 @@ def test_condense_caps_words_and_closes_fences() -> None:
 
 def test_offline_orchestrator_without_findings_says_nothing_found() -> None:
     model = OfflineOrchestratorModel()
-    msg = model.plan([HumanMessage("q"), AIMessage("", tool_calls=[{"name": "ask_docs_researcher", "args": {"task": "q"}, "id": "1", "type": "tool_call"}]),
-                      ToolMessage("Nothing relevant found in the docs source (ran none).", tool_call_id="1", name="ask_docs_researcher")])
+    msg = model.plan(
+        [
+            HumanMessage("q"),
+            AIMessage(
+                "",
+                tool_calls=[
+                    {
+                        "name": "ask_docs_researcher",
+                        "args": {"task": "q"},
+                        "id": "1",
+                        "type": "tool_call",
+                    }
+                ],
+            ),
+            ToolMessage(
+                "Nothing relevant found in the docs source (ran none).",
+                tool_call_id="1",
+                name="ask_docs_researcher",
+            ),
+        ]
+    )
     assert "extractive" in msg.content and "Sources" not in msg.content

@@ -23,7 +23,9 @@ class Recording(FakeMessagesListChatModel):
     def bind_tools(self, tools: Any, **kwargs: Any) -> Recording:  # type: ignore[override]
         return self
 
-    def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any) -> Any:
+    def _generate(
+        self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> Any:
         type(self).seen.append(list(messages))
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
@@ -37,7 +39,19 @@ def search_docs(query: str) -> str:
 def _script(turns: int) -> list[AIMessage]:
     out: list[AIMessage] = []
     for t in range(turns):
-        out.append(AIMessage(content="", tool_calls=[{"name": "search_docs", "args": {"query": f"q{t}"}, "id": f"c{t}", "type": "tool_call"}]))
+        out.append(
+            AIMessage(
+                content="",
+                tool_calls=[
+                    {
+                        "name": "search_docs",
+                        "args": {"query": f"q{t}"},
+                        "id": f"c{t}",
+                        "type": "tool_call",
+                    }
+                ],
+            )
+        )
         out.append(AIMessage(content=f"Answer {t}."))
     return out
 
@@ -45,15 +59,24 @@ def _script(turns: int) -> list[AIMessage]:
 def _agent(turns: int) -> Any:
     Recording.seen = []
     model = Recording(responses=_script(turns))
-    return create_agent(model, tools=[search_docs], middleware=[PruneHistoryMiddleware()],
-                        context_schema=Context, checkpointer=InMemorySaver())
+    return create_agent(
+        model,
+        tools=[search_docs],
+        middleware=[PruneHistoryMiddleware()],
+        context_schema=Context,
+        checkpointer=InMemorySaver(),
+    )
 
 
 def test_five_turns_leave_exactly_ten_messages() -> None:
     agent = _agent(5)
     cfg = {"configurable": {"thread_id": "t"}}
     for t in range(5):
-        agent.invoke({"messages": [HumanMessage(content=f"Question {t}?")]}, cfg, context=Context(prune_history=True))
+        agent.invoke(
+            {"messages": [HumanMessage(content=f"Question {t}?")]},
+            cfg,
+            context=Context(prune_history=True),
+        )
     msgs = agent.get_state(cfg).values["messages"]
     assert len(msgs) == 10
     assert [m.type for m in msgs] == ["human", "ai"] * 5
@@ -69,21 +92,41 @@ def test_switched_off_keeps_tool_traffic() -> None:
     agent = _agent(2)
     cfg = {"configurable": {"thread_id": "t"}}
     for t in range(2):
-        agent.invoke({"messages": [HumanMessage(content=f"Question {t}?")]}, cfg, context=Context(prune_history=False))
+        agent.invoke(
+            {"messages": [HumanMessage(content=f"Question {t}?")]},
+            cfg,
+            context=Context(prune_history=False),
+        )
     assert len(agent.get_state(cfg).values["messages"]) == 8
 
 
 def test_no_final_answer_keeps_the_trail() -> None:
-    dangling = AIMessage(content="", id="a1", tool_calls=[{"name": "x", "args": {}, "id": "c", "type": "tool_call"}])
+    dangling = AIMessage(
+        content="", id="a1", tool_calls=[{"name": "x", "args": {}, "id": "c", "type": "tool_call"}]
+    )
     state = {"messages": [HumanMessage(content="q", id="h"), dangling]}
     assert PruneHistoryMiddleware().after_agent(state, Runtime(context=Context())) is None  # type: ignore[arg-type]
-    state = {"messages": [HumanMessage(content="q", id="h"), dangling, ToolMessage(content="r", tool_call_id="c", id="t1")]}
+    state = {
+        "messages": [
+            HumanMessage(content="q", id="h"),
+            dangling,
+            ToolMessage(content="r", tool_call_id="c", id="t1"),
+        ]
+    }
     assert PruneHistoryMiddleware().after_agent(state, Runtime(context=Context())) is None  # type: ignore[arg-type]
 
 
 def test_leftovers_of_a_cancelled_turn_are_cleaned_too() -> None:
-    old_call = AIMessage(content="", id="a0", tool_calls=[{"name": "x", "args": {}, "id": "c0", "type": "tool_call"}])
-    state = {"messages": [HumanMessage(content="q0", id="h0"), old_call, HumanMessage(content="q1", id="h1"),
-                          AIMessage(content="answer", id="a1")]}
+    old_call = AIMessage(
+        content="", id="a0", tool_calls=[{"name": "x", "args": {}, "id": "c0", "type": "tool_call"}]
+    )
+    state = {
+        "messages": [
+            HumanMessage(content="q0", id="h0"),
+            old_call,
+            HumanMessage(content="q1", id="h1"),
+            AIMessage(content="answer", id="a1"),
+        ]
+    }
     update = PruneHistoryMiddleware().after_agent(state, Runtime(context=Context()))  # type: ignore[arg-type]
     assert update is not None and [m.id for m in update["messages"]] == ["a0"]

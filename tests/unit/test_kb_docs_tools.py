@@ -44,16 +44,26 @@ def test_get_doc_page_whole_section_cut_and_unknown(docs_tools: dict) -> None:
     assert "Sections left out:" in page and "Part 11" in page.split("Sections left out:")[1]
     section = call(docs_tools["get_doc_page"], url_or_path="big.md", section="Part 11")
     assert "## Part 11" in section and "## Part 10" not in section
-    assert "No section 'Nope'" in call(docs_tools["get_doc_page"], url_or_path="big.md", section="Nope")
-    assert "No page '../../etc/passwd'" in call(docs_tools["get_doc_page"], url_or_path="../../etc/passwd")
+    assert "No section 'Nope'" in call(
+        docs_tools["get_doc_page"], url_or_path="big.md", section="Nope"
+    )
+    assert "No page '../../etc/passwd'" in call(
+        docs_tools["get_doc_page"], url_or_path="../../etc/passwd"
+    )
 
 
 @pytest.fixture
 def kb_tools(tmp_path: Path, index_dir: Path) -> dict:
     root = tmp_path / "kb"
-    for rel, title in [("errors/a.mdx", "Recursion limit"), ("errors/b.mdx", "Timeout"), ("faq/c.mdx", "Recursion FAQ")]:
+    for rel, title in [
+        ("errors/a.mdx", "Recursion limit"),
+        ("errors/b.mdx", "Timeout"),
+        ("faq/c.mdx", "Recursion FAQ"),
+    ]:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(f"---\ntitle: {title}\nsource_url: https://kb.example/{rel}\n---\n\n---\ntitle: inner\n---\n\n{title} body about recursion.\n")
+        (root / rel).write_text(
+            f"---\ntitle: {title}\nsource_url: https://kb.example/{rel}\n---\n\n---\ntitle: inner\n---\n\n{title} body about recursion.\n"
+        )
     return {t.name: t for t in create_kb_tools(FolderKnowledgeBase(root, index_dir))}
 
 
@@ -63,18 +73,26 @@ def test_kb_two_steps(kb_tools: dict) -> None:
     assert "body about" not in out  # titles only, never bodies
     only = call(kb_tools["search_support_articles"], query="recursion", collections="faq")
     assert "faq/c" in only and "errors/a" not in only
-    assert "Unknown collection(s): nope" in call(kb_tools["search_support_articles"], query="x", collections="nope")
+    assert "Unknown collection(s): nope" in call(
+        kb_tools["search_support_articles"], query="x", collections="nope"
+    )
     read = call(kb_tools["get_article_content"], article_ids=["errors/a", "missing/x"])
     assert "## Article errors/a" in read and "Source: https://kb.example/errors/a.mdx" in read
     assert "Unknown article id(s): missing/x" in read
-    many = call(kb_tools["get_article_content"], article_ids=["errors/a", "errors/b", "faq/c", "d", "e", "f", "g"])
+    many = call(
+        kb_tools["get_article_content"],
+        article_ids=["errors/a", "errors/b", "faq/c", "d", "e", "f", "g"],
+    )
     assert "Only the first 5 of 7 ids were read" in many and "f, g" in many
     assert "No article ids" in call(kb_tools["get_article_content"], article_ids=[])
 
 
 def test_llms_txt_parsing_and_cache_paths() -> None:
     text = "# T\n- [A](/a.md): x\n- [B](https://s.example/b/)\n- [A again](/a.md)\n- [Mail](mailto:x@y)\n"
-    assert parse_llms_txt(text, "https://s.example/llms.txt") == [("A", "https://s.example/a.md"), ("B", "https://s.example/b/")]
+    assert parse_llms_txt(text, "https://s.example/llms.txt") == [
+        ("A", "https://s.example/a.md"),
+        ("B", "https://s.example/b/"),
+    ]
     assert cache_path_for("https://s.example/docs/a.md") == "docs/a.md"
     assert cache_path_for("https://s.example/docs/b") == "docs/b.md"
     assert cache_path_for("https://s.example/") is None
@@ -83,14 +101,21 @@ def test_llms_txt_parsing_and_cache_paths() -> None:
 
 def test_llms_txt_corpus_with_fake_transport(index_dir: Path) -> None:
     seen: list[tuple[str, str | None]] = []
-    pages = {"/llms.txt": "- [Stream](/docs/stream.md)\n", "/docs/stream.md": "# Streaming\n\n## Tokens\n\nstream_mode messages.\n"}
+    pages = {
+        "/llms.txt": "- [Stream](/docs/stream.md)\n",
+        "/docs/stream.md": "# Streaming\n\n## Tokens\n\nstream_mode messages.\n",
+    }
 
     def handler(request: httpx.Request) -> httpx.Response:
         seen.append((request.url.path, request.headers.get("if-none-match")))
         if request.headers.get("if-none-match") == '"v1"':
             return httpx.Response(304)
         body = pages.get(request.url.path)
-        return httpx.Response(200, text=body, headers={"ETag": '"v1"'}) if body else httpx.Response(404)
+        return (
+            httpx.Response(200, text=body, headers={"ETag": '"v1"'})
+            if body
+            else httpx.Response(404)
+        )
 
     client = httpx.Client(transport=httpx.MockTransport(handler))
     corpus = LlmsTxtCorpus("https://s.example/llms.txt", index_dir, client=client)
@@ -108,18 +133,47 @@ def test_help_center_with_fake_transport() -> None:
             return httpx.Response(200, json={"sections": [{"id": 7, "name": "Errors"}]})
         if path.endswith("search.json"):
             assert request.url.params["query"] == "limit"
-            return httpx.Response(200, json={"results": [{"id": 1, "title": "Limit", "section_id": 7, "html_url": "https://h/1", "snippet": "<em>limit</em> hit"}]})
+            return httpx.Response(
+                200,
+                json={
+                    "results": [
+                        {
+                            "id": 1,
+                            "title": "Limit",
+                            "section_id": 7,
+                            "html_url": "https://h/1",
+                            "snippet": "<em>limit</em> hit",
+                        }
+                    ]
+                },
+            )
         if path.endswith("/1.json"):
-            return httpx.Response(200, json={"article": {"id": 1, "title": "Limit", "section_id": 7, "body": "<h2>Fix</h2><p>Raise it.</p>"}})
+            return httpx.Response(
+                200,
+                json={
+                    "article": {
+                        "id": 1,
+                        "title": "Limit",
+                        "section_id": 7,
+                        "body": "<h2>Fix</h2><p>Raise it.</p>",
+                    }
+                },
+            )
         if path.endswith("/2.json"):
             return httpx.Response(500)
         return httpx.Response(200, content=b"not json")
 
-    kb = HelpCenterKnowledgeBase("https://h.example", "t", client=httpx.Client(transport=httpx.MockTransport(handler)))
+    kb = HelpCenterKnowledgeBase(
+        "https://h.example", "t", client=httpx.Client(transport=httpx.MockTransport(handler))
+    )
     hits = kb.search("limit", 5)
     assert [(h.key, h.collection, h.snippet) for h in hits] == [("1", "Errors", "limit hit")]
     doc = kb.get("1")
-    assert doc and [s.heading for s in doc.sections] == ["Limit", "Fix"] and doc.sections[1].text == "Raise it."
+    assert (
+        doc
+        and [s.heading for s in doc.sections] == ["Limit", "Fix"]
+        and doc.sections[1].text == "Raise it."
+    )
     assert kb.get("2") is None and kb.get("3") is None and kb.get("a/../b") is None
 
 

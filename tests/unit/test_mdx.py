@@ -46,7 +46,11 @@ Deep text.
 def test_frontmatter_headings_code_jsx_imports_and_language() -> None:
     page = parse_markdown("a/streaming.mdx", PAGE, "python")
     assert page.title == "Streaming" and page.description == "Stream outputs"
-    assert [(s.heading, s.level) for s in page.sections] == [("Streaming", 0), ("Stream tokens", 2), ("Deeper", 3)]
+    assert [(s.heading, s.level) for s in page.sections] == [
+        ("Streaming", 0),
+        ("Stream tokens", 2),
+        ("Deeper", 3),
+    ]
     body = page.body
     assert "import" not in body and "export const" not in body
     assert "a tooltip" in body and "<Tooltip" not in body and "Use `stream_mode`." in body
@@ -62,14 +66,26 @@ def test_js_language_keeps_js_blocks() -> None:
 
 
 def test_two_frontmatter_blocks_first_wins() -> None:
-    meta, body = read_frontmatters("---\ntitle: Outer\nkind: faq\n---\n\n---\ntitle: Inner\nsidebar: x\n---\n\nText\n")
-    assert meta["title"] == "Outer" and meta["sidebar"] == "x" and meta["original"]["title"] == "Inner"
+    meta, body = read_frontmatters(
+        "---\ntitle: Outer\nkind: faq\n---\n\n---\ntitle: Inner\nsidebar: x\n---\n\nText\n"
+    )
+    assert (
+        meta["title"] == "Outer" and meta["sidebar"] == "x" and meta["original"]["title"] == "Inner"
+    )
     assert body.strip() == "Text"
 
 
 @pytest.mark.parametrize(
     "text",
-    ["", "---\n", "---\ntitle: [broken\n---\nbody", "```python\nunclosed fence", "<Tabs><Tab>", "\x00\x01 binary-ish", "# \n##\n###"],
+    [
+        "",
+        "---\n",
+        "---\ntitle: [broken\n---\nbody",
+        "```python\nunclosed fence",
+        "<Tabs><Tab>",
+        "\x00\x01 binary-ish",
+        "# \n##\n###",
+    ],
 )
 def test_malformed_input_never_raises(text: str) -> None:
     page = parse_markdown("x/odd-page.mdx", text)
@@ -83,8 +99,17 @@ def test_title_falls_back_to_h1_then_file_name() -> None:
 
 def test_url_rules() -> None:
     rule = UrlRule("https://docs.example.com/oss/python/", ("src/oss/python/", "src/oss/"))
-    assert rule.url_for("src/oss/langgraph/streaming.mdx") == "https://docs.example.com/oss/python/langgraph/streaming"
-    assert rule.url_for("src/oss/python/migrate/v1.mdx") == "https://docs.example.com/oss/python/migrate/v1"
-    assert rule.url_for("src/oss/langgraph/index.mdx") == "https://docs.example.com/oss/python/langgraph"
+    assert (
+        rule.url_for("src/oss/langgraph/streaming.mdx")
+        == "https://docs.example.com/oss/python/langgraph/streaming"
+    )
+    assert (
+        rule.url_for("src/oss/python/migrate/v1.mdx")
+        == "https://docs.example.com/oss/python/migrate/v1"
+    )
+    assert (
+        rule.url_for("src/oss/langgraph/index.mdx")
+        == "https://docs.example.com/oss/python/langgraph"
+    )
     assert rule.url_for("src/oss/index.mdx") == "https://docs.example.com/oss/python"
     assert UrlRule(path_prefix="docs/").url_for("install.md") == "docs/install.md"

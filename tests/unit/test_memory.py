@@ -42,12 +42,24 @@ def call(name: str, i: int = 0, **args: Any) -> AIMessage:
 
 def as_user(user: str) -> dict[str, Any]:
     """The config the server builds for an authenticated run (reserved keys, not client input)."""
-    return {"configurable": {"langgraph_auth_user_id": user, "langgraph_auth_permissions": ["authenticated"]}}
+    return {
+        "configurable": {
+            "langgraph_auth_user_id": user,
+            "langgraph_auth_permissions": ["authenticated"],
+        }
+    }
 
 
-def run(store: InMemoryStore | None, config: dict[str, Any], *calls: AIMessage, middleware: list[Any] | None = None) -> tuple[list[str], Scripted]:
+def run(
+    store: InMemoryStore | None,
+    config: dict[str, Any],
+    *calls: AIMessage,
+    middleware: list[Any] | None = None,
+) -> tuple[list[str], Scripted]:
     model = Scripted(responses=[*calls, AIMessage("done")], seen=[])
-    agent = create_agent(model, create_memory_tools(), system_prompt=SYSTEM, store=store, middleware=middleware or [])
+    agent = create_agent(
+        model, create_memory_tools(), system_prompt=SYSTEM, store=store, middleware=middleware or []
+    )
     out = agent.invoke({"messages": [{"role": "user", "content": "hi"}]}, config)
     return [m.content for m in out["messages"] if isinstance(m, ToolMessage)], model
 
@@ -56,7 +68,8 @@ def test_user_comes_from_auth_not_from_model_arguments() -> None:
     store = InMemoryStore()
     store.put(("memories", "bob"), "bobkey1", {"text": "Bob's secret plan"})
     results, _ = run(
-        store, as_user("alice"),
+        store,
+        as_user("alice"),
         call("save_memory", 1, text="I use the JS SDK", user_id="bob"),
         call("list_memories", 2, user_id="bob"),
         call("delete_memory", 3, memory_id="bobkey1", user_id="bob"),
@@ -81,31 +94,50 @@ def test_limits_refuse_without_overwriting() -> None:
     store = InMemoryStore()
     big = "x" * 990
     calls = [call("save_memory", i, text=f"{i}{big}") for i in range(7)]
-    calls += [call("save_memory", 99, text="y" * 1001), call("save_memory", 98, text="0" + big), call("save_memory", 97, text="  ")]
+    calls += [
+        call("save_memory", 99, text="y" * 1001),
+        call("save_memory", 98, text="0" + big),
+        call("save_memory", 97, text="  "),
+    ]
     results, _ = run(store, as_user("carol"), *calls)
     assert [r.startswith("Saved") for r in results[:6]] == [True] * 6
     assert "characters used" in results[6] and str(MAX_CHARS) in results[6]
     assert "too long" in results[7]
     assert "Already saved" in results[8]
     assert "empty" in results[9]
-    assert sum(len(i.value["text"]) for i in store.search(("memories", "carol"), limit=100)) <= MAX_CHARS
+    assert (
+        sum(len(i.value["text"]) for i in store.search(("memories", "carol"), limit=100))
+        <= MAX_CHARS
+    )
 
 
 def test_delete_and_list_own_memories() -> None:
     store = InMemoryStore()
     store.put(("memories", "alice"), "k1", {"text": "old fact"})
-    results, _ = run(store, as_user("alice"), call("delete_memory", 1, memory_id="[k1]"), call("list_memories", 2))
+    results, _ = run(
+        store,
+        as_user("alice"),
+        call("delete_memory", 1, memory_id="[k1]"),
+        call("list_memories", 2),
+    )
     assert results == ["Deleted memory [k1].", "No memories saved for this user."]
 
 
 def test_without_store_returns_clear_message() -> None:
-    results, _ = run(None, as_user("alice"), call("save_memory", 1, text="x"), call("list_memories", 2))
+    results, _ = run(
+        None, as_user("alice"), call("save_memory", 1, text="x"), call("list_memories", 2)
+    )
     assert all("Memory is not available here" in r for r in results)
 
 
 def test_dev_mode_uses_declared_user() -> None:
-    dev = {"configurable": {"langgraph_auth_user_id": "dev-anonymous", "langgraph_auth_permissions": [DEV_PERMISSION]},
-           "metadata": {"user_id": "dana"}}
+    dev = {
+        "configurable": {
+            "langgraph_auth_user_id": "dev-anonymous",
+            "langgraph_auth_permissions": [DEV_PERMISSION],
+        },
+        "metadata": {"user_id": "dana"},
+    }
     assert user_id_from_config(dev) == "dana"
     assert user_id_from_config({}) == ANONYMOUS
     # An authenticated id wins over any metadata a client might have set.
@@ -140,7 +172,10 @@ class YieldingStore(InMemoryStore):
 
 async def test_parallel_saves_in_one_turn_respect_the_limit() -> None:
     store = YieldingStore()
-    calls = [{"name": "save_memory", "args": {"text": f"parallel fact {i}"}, "id": f"p{i}"} for i in range(MAX_RECORDS + 3)]
+    calls = [
+        {"name": "save_memory", "args": {"text": f"parallel fact {i}"}, "id": f"p{i}"}
+        for i in range(MAX_RECORDS + 3)
+    ]
     model = Scripted(responses=[AIMessage("", tool_calls=calls), AIMessage("done")], seen=[])
     agent = create_agent(model, create_memory_tools(), store=store)
     out = await agent.ainvoke({"messages": [{"role": "user", "content": "hi"}]}, as_user("alice"))

@@ -11,8 +11,15 @@ from graphs.offline_model import OfflineChatModel, Passage, choose_passages, com
 from tools import create_all_tools, load_sources
 from tools.settings import SourceSettings
 
-ALL = ["search_docs", "get_doc_page", "search_support_articles", "get_article_content",
-       "search_code", "list_directory", "read_code_file"]
+ALL = [
+    "search_docs",
+    "get_doc_page",
+    "search_support_articles",
+    "get_article_content",
+    "search_code",
+    "list_directory",
+    "read_code_file",
+]
 
 
 def _model(names: list[str] = ALL) -> OfflineChatModel:
@@ -27,12 +34,15 @@ def test_first_step_searches_docs_and_kb_with_the_question() -> None:
     assert calls["search_docs"]["feedback_to_user"]
 
 
-@pytest.mark.parametrize("question,ident", [
-    ("Where is `compile` defined?", "compile"),
-    ("What does StateGraph do?", "StateGraph"),
-    ("what is stream_mode for", "stream_mode"),
-    ("I get INVALID_CONCURRENT_GRAPH_UPDATE", "INVALID_CONCURRENT_GRAPH_UPDATE"),
-])
+@pytest.mark.parametrize(
+    "question,ident",
+    [
+        ("Where is `compile` defined?", "compile"),
+        ("What does StateGraph do?", "StateGraph"),
+        ("what is stream_mode for", "stream_mode"),
+        ("I get INVALID_CONCURRENT_GRAPH_UPDATE", "INVALID_CONCURRENT_GRAPH_UPDATE"),
+    ],
+)
 def test_identifiers_trigger_a_code_search(question: str, ident: str) -> None:
     msg = _model().invoke([HumanMessage(question)])
     code = [c for c in msg.tool_calls if c["name"] == "search_code"]
@@ -57,17 +67,39 @@ def test_unbound_model_answers_without_tools() -> None:
 
 
 def test_second_step_reads_best_page_and_articles() -> None:
-    search = AIMessage("", tool_calls=[
-        {"name": "search_docs", "args": {}, "id": "a"},
-        {"name": "search_support_articles", "args": {}, "id": "b"}])
+    search = AIMessage(
+        "",
+        tool_calls=[
+            {"name": "search_docs", "args": {}, "id": "a"},
+            {"name": "search_support_articles", "args": {}, "id": "b"},
+        ],
+    )
     turn = [
-        HumanMessage("port in use"), search,
-        ToolMessage("...", tool_call_id="a", name="search_docs",
-                    artifact=[{"url": "docs/install.md", "title": "Install", "key": "install.md", "section": ""}]),
-        ToolMessage("...", tool_call_id="b", name="search_support_articles",
-                    artifact=[{"id": "errors/port", "title": "Port", "url": "kb/errors/port.md", "collection": "errors"},
-                              {"id": "faq/x", "title": "X", "url": "kb/faq/x.md", "collection": "faq"},
-                              {"id": "faq/y", "title": "Y", "url": "kb/faq/y.md", "collection": "faq"}]),
+        HumanMessage("port in use"),
+        search,
+        ToolMessage(
+            "...",
+            tool_call_id="a",
+            name="search_docs",
+            artifact=[
+                {"url": "docs/install.md", "title": "Install", "key": "install.md", "section": ""}
+            ],
+        ),
+        ToolMessage(
+            "...",
+            tool_call_id="b",
+            name="search_support_articles",
+            artifact=[
+                {
+                    "id": "errors/port",
+                    "title": "Port",
+                    "url": "kb/errors/port.md",
+                    "collection": "errors",
+                },
+                {"id": "faq/x", "title": "X", "url": "kb/faq/x.md", "collection": "faq"},
+                {"id": "faq/y", "title": "Y", "url": "kb/faq/y.md", "collection": "faq"},
+            ],
+        ),
     ]
     msg = _model().invoke(turn)
     calls = {c["name"]: c["args"] for c in msg.tool_calls}
@@ -76,12 +108,18 @@ def test_second_step_reads_best_page_and_articles() -> None:
 
 
 def test_answer_quotes_relevant_passages_with_citations() -> None:
-    page = ("# Install\nSource: docs/install.md\n\n"
-            "## Change the port\n\nThe server listens on port 8123; run make dev PORT=9000 to change the port.\n\n"
-            "## Unrelated\n\nBananas are yellow and have nothing to do with servers at all, really.")
-    turn = [HumanMessage("how to change the port"),
-            AIMessage("", tool_calls=[{"name": "get_doc_page", "args": {}, "id": "p"}]),
-            ToolMessage(page, tool_call_id="p", name="get_doc_page", artifact={"url": "docs/install.md"})]
+    page = (
+        "# Install\nSource: docs/install.md\n\n"
+        "## Change the port\n\nThe server listens on port 8123; run make dev PORT=9000 to change the port.\n\n"
+        "## Unrelated\n\nBananas are yellow and have nothing to do with servers at all, really."
+    )
+    turn = [
+        HumanMessage("how to change the port"),
+        AIMessage("", tool_calls=[{"name": "get_doc_page", "args": {}, "id": "p"}]),
+        ToolMessage(
+            page, tool_call_id="p", name="get_doc_page", artifact={"url": "docs/install.md"}
+        ),
+    ]
     answer = compose_answer("how to change the port", turn[1:], "en")
     first, rest = answer.split("\n", 1)
     assert "extractive answer" in first and "no language model is configured" in first
@@ -95,8 +133,12 @@ def test_answer_in_the_users_language() -> None:
 
 
 def test_passage_choice_caps_at_five_and_mixes_sources() -> None:
-    passages = [Passage(f"port setting number {i} port", "T", f"docs/p{i}.md", "docs") for i in range(8)]
-    passages.append(Passage("the port is busy: another process holds the port", "KB", "KB errors/port", "kb"))
+    passages = [
+        Passage(f"port setting number {i} port", "T", f"docs/p{i}.md", "docs") for i in range(8)
+    ]
+    passages.append(
+        Passage("the port is busy: another process holds the port", "KB", "KB errors/port", "kb")
+    )
     chosen = choose_passages("port busy", passages)
     assert 1 <= len(chosen) <= 5
     assert any(p.kind == "kb" for p in chosen)
@@ -109,7 +151,9 @@ def test_streams_token_by_token() -> None:
 
 
 def test_full_loop_over_the_projects_own_docs(index_dir: Path) -> None:
-    settings = SourceSettings.from_env({"DOCS_AGENT_INDEX_DIR": str(index_dir), "DOCS_AGENT_CODE_ROOTS": "docs-agent=."})
+    settings = SourceSettings.from_env(
+        {"DOCS_AGENT_INDEX_DIR": str(index_dir), "DOCS_AGENT_CODE_ROOTS": "docs-agent=."}
+    )
     tools = {t.name: t for t in create_all_tools(load_sources(settings))}
     model = _model(list(tools))
     messages: list = [HumanMessage("Which port does make dev use?")]

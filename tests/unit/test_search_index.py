@@ -12,7 +12,7 @@ from tools.search_index import Hit, merge_rankings
 from tools.text import expand_for_index, query_terms, split_identifier
 
 PAGES = {
-    "guides/streaming.mdx": "---\ntitle: Streaming\ndescription: Stream tokens\n---\n\nIntro.\n\n## Stream LLM tokens\n\nUse `stream_mode=\"messages\"` with subgraphs=True.\n",
+    "guides/streaming.mdx": '---\ntitle: Streaming\ndescription: Stream tokens\n---\n\nIntro.\n\n## Stream LLM tokens\n\nUse `stream_mode="messages"` with subgraphs=True.\n',
     "guides/graph-api.mdx": "---\ntitle: Graph API\n---\n\n## StateGraph\n\nBuild a StateGraph and compile it. See [streaming](/guides/streaming).\n",
     "guides/errors/INVALID_CONCURRENT_GRAPH_UPDATE.mdx": "---\ntitle: INVALID_CONCURRENT_GRAPH_UPDATE\n---\n\nCan receive only one value per step. Use a reducer. [stream](/guides/streaming)\n",
     "integrations/acme.mdx": "---\ntitle: Acme chat\n---\n\nAcme supports streaming. Acme acme acme.\n",
@@ -28,13 +28,20 @@ def write(root: Path, pages: dict[str, str]) -> None:
 @pytest.fixture
 def corpus(tmp_path: Path, index_dir: Path) -> FolderCorpus:
     write(tmp_path / "docs", PAGES)
-    return FolderCorpus(tmp_path / "docs", "docs", index_dir, UrlRule("https://d.example/", ("guides/",)))
+    return FolderCorpus(
+        tmp_path / "docs", "docs", index_dir, UrlRule("https://d.example/", ("guides/",))
+    )
 
 
 def test_split_identifier_and_query_terms() -> None:
     assert split_identifier("StateGraph") == ["state", "graph"]
     assert split_identifier("stream_mode") == ["stream", "mode"]
-    assert split_identifier("INVALID_CONCURRENT_GRAPH_UPDATE") == ["invalid", "concurrent", "graph", "update"]
+    assert split_identifier("INVALID_CONCURRENT_GRAPH_UPDATE") == [
+        "invalid",
+        "concurrent",
+        "graph",
+        "update",
+    ]
     assert split_identifier("HTTPServer") == ["http", "server"]
     assert "state graph stategraph" in expand_for_index("use StateGraph")
     assert query_terms("How do I use the StateGraph?") == ["stategraph", "state", "graph"]
@@ -50,11 +57,15 @@ def test_ranking_sections_urls_and_identifiers(corpus: FolderCorpus) -> None:
     assert corpus.search("state graph", 3)[0].key == "guides/graph-api.mdx"
     assert corpus.search("StateGraph", 3)[0].key == "guides/graph-api.mdx"
     assert corpus.search("concurrent graph update", 3)[0].title == "INVALID_CONCURRENT_GRAPH_UPDATE"
-    assert corpus.find("https://d.example/streaming/#stream-llm-tokens").key == "guides/streaming.mdx"
+    assert (
+        corpus.find("https://d.example/streaming/#stream-llm-tokens").key == "guides/streaming.mdx"
+    )
     assert corpus.find("graph-api").title == "Graph API"
 
 
-@pytest.mark.parametrize("query", ["", "   ", '"', "AND OR NOT", "*", "NEAR(", "the of and", "a" * 5000, "\x00"])
+@pytest.mark.parametrize(
+    "query", ["", "   ", '"', "AND OR NOT", "*", "NEAR(", "the of and", "a" * 5000, "\x00"]
+)
 def test_garbage_queries_return_lists_not_errors(corpus: FolderCorpus, query: str) -> None:
     assert isinstance(corpus.search(query, 5), list)
 
@@ -94,8 +105,13 @@ def test_link_prior_prefers_linked_page(tmp_path: Path, index_dir: Path) -> None
 
 
 def test_collections_filter(tmp_path: Path, index_dir: Path) -> None:
-    write(tmp_path / "kb", {"errors/x.md": "# X\n\ntimeout error\n", "faq/y.md": "# Y\n\ntimeout question\n"})
-    c = FolderCorpus(tmp_path / "kb", "kb", index_dir, UrlRule(), collection_for=lambda r: r.split("/")[0])
+    write(
+        tmp_path / "kb",
+        {"errors/x.md": "# X\n\ntimeout error\n", "faq/y.md": "# Y\n\ntimeout question\n"},
+    )
+    c = FolderCorpus(
+        tmp_path / "kb", "kb", index_dir, UrlRule(), collection_for=lambda r: r.split("/")[0]
+    )
     assert {h.collection for h in c.search("timeout", 5)} == {"errors", "faq"}
     assert [h.collection for h in c.search("timeout", 5, ["faq"])] == ["faq"]
 
@@ -104,13 +120,17 @@ def test_merge_rankings_interleaves_by_rank() -> None:
     d = [Hit("d1", "", "", "", 50.0), Hit("d2", "", "", "", 40.0)]
     k = [Hit("k1", "", "", "", 900.0)]
     assert [(s, h.key) for s, h in merge_rankings([("docs", d), ("kb", k)], 3)] == [
-        ("docs", "d1"), ("kb", "k1"), ("docs", "d2")
+        ("docs", "d1"),
+        ("kb", "k1"),
+        ("docs", "d2"),
     ]
     assert merge_rankings([("docs", d), ("kb", k)], 1)[0][1].key == "d1"
     assert merge_rankings([], 5) == []
 
 
-def test_unparseable_page_is_indexed_as_text(tmp_path: Path, index_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_unparseable_page_is_indexed_as_text(
+    tmp_path: Path, index_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     write(tmp_path / "bad", {"broken.mdx": "---\ntitle: [unclosed\n---\n\nquokka facts\n"})
     c = FolderCorpus(tmp_path / "bad", "docs", index_dir, UrlRule())
     assert c.search("quokka", 3)[0].key == "broken.mdx"

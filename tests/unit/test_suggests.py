@@ -26,8 +26,12 @@ from graphs.language import detect_language
 from graphs.offline_model import OfflineChatModel
 from graphs.suggests import SuggestionsMiddleware, parse_suggestions, suggestions_prompt, transcript
 
-GOOD = {"suggests": [{"label": "Auth", "prompt": "How do I enable auth?", "position": 0},
-                     {"label": None, "prompt": "Where is the TTL set?", "position": 1}]}
+GOOD = {
+    "suggests": [
+        {"label": "Auth", "prompt": "How do I enable auth?", "position": 0},
+        {"label": None, "prompt": "Where is the TTL set?", "position": 1},
+    ]
+}
 
 
 class ListModel(FakeMessagesListChatModel):
@@ -38,7 +42,9 @@ class ListModel(FakeMessagesListChatModel):
     def bind_tools(self, tools: Any, **kwargs: Any) -> ListModel:  # type: ignore[override]
         return self
 
-    def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any) -> Any:
+    def _generate(
+        self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> Any:
         type(self).calls += 1
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
@@ -66,13 +72,17 @@ def test_parse_tolerates_common_model_formatting(text: str) -> None:
 
 
 def test_parse_limits_and_renumbers_by_given_position() -> None:
-    items = [{"prompt": f"q{i}", "position": 10 - i} for i in range(5)] + [{"prompt": "  ", "position": 0}]
+    items = [{"prompt": f"q{i}", "position": 10 - i} for i in range(5)] + [
+        {"prompt": "  ", "position": 0}
+    ]
     got = parse_suggestions(json.dumps({"suggests": items}), 3)
     assert [s["prompt"] for s in got] == ["q4", "q3", "q2"]
     assert [s["position"] for s in got] == [0, 1, 2]
 
 
-@pytest.mark.parametrize("text", ["no json here", '{"suggests": "nope"}', '{"suggests": [{"label": "x"}]}', "{broken"])
+@pytest.mark.parametrize(
+    "text", ["no json here", '{"suggests": "nope"}', '{"suggests": [{"label": "x"}]}', "{broken"]
+)
 def test_parse_rejects_invalid(text: str) -> None:
     with pytest.raises(ValueError):
         parse_suggestions(text, 3)
@@ -88,13 +98,17 @@ def test_attaches_to_last_ai_message_with_same_id_and_one_call() -> None:
     assert update is not None
     [msg] = update["messages"]
     assert msg.id == "answer-1" and msg.content == "The answer."
-    assert msg.additional_kwargs["suggests"] == [{"label": "Auth", "prompt": "How do I enable auth?", "position": 0}]
+    assert msg.additional_kwargs["suggests"] == [
+        {"label": "Auth", "prompt": "How do I enable auth?", "position": 0}
+    ]
 
 
 def test_chunk_is_an_ai_message_by_type() -> None:
     model = ListModel(responses=[AIMessage(content=json.dumps(GOOD))])
     chunk = AIMessageChunk(content="Streamed answer.", id="answer-2")
-    update = SuggestionsMiddleware(model=model).after_agent({"messages": [HumanMessage(content="q"), chunk]}, _runtime())  # type: ignore[arg-type]
+    update = SuggestionsMiddleware(model=model).after_agent(
+        {"messages": [HumanMessage(content="q"), chunk]}, _runtime()
+    )  # type: ignore[arg-type]
     assert update is not None and update["messages"][0].id == "answer-2"
     assert len(update["messages"][0].additional_kwargs["suggests"]) == 2
 
@@ -113,7 +127,9 @@ def test_switched_off_makes_no_call() -> None:
     ListModel.calls = 0
     model = ListModel(responses=[AIMessage(content=json.dumps(GOOD))])
     state = {"messages": [HumanMessage(content="q"), AIMessage(content="a", id="a")]}
-    assert SuggestionsMiddleware(model=model).after_agent(state, _runtime(num_suggestions=0)) is None  # type: ignore[arg-type]
+    assert (
+        SuggestionsMiddleware(model=model).after_agent(state, _runtime(num_suggestions=0)) is None
+    )  # type: ignore[arg-type]
     assert ListModel.calls == 0
 
 
@@ -122,9 +138,18 @@ class Boom(ListModel):
         raise RuntimeError("provider down")
 
 
-@pytest.mark.parametrize("model", [ListModel(responses=[AIMessage(content="I suggest asking about auth.")]), Boom(responses=[])], ids=["invalid-json", "model-error"])
+@pytest.mark.parametrize(
+    "model",
+    [ListModel(responses=[AIMessage(content="I suggest asking about auth.")]), Boom(responses=[])],
+    ids=["invalid-json", "model-error"],
+)
 def test_failure_keeps_answer_intact(model: Any, caplog: pytest.LogCaptureFixture) -> None:
-    agent = create_agent(ListModel(responses=[AIMessage(content="Final answer.")]), tools=[], middleware=[SuggestionsMiddleware(model=model)], context_schema=Context)
+    agent = create_agent(
+        ListModel(responses=[AIMessage(content="Final answer.")]),
+        tools=[],
+        middleware=[SuggestionsMiddleware(model=model)],
+        context_schema=Context,
+    )
     with caplog.at_level(logging.WARNING, logger="graphs.suggests"):
         out = agent.invoke({"messages": [HumanMessage(content="q")]}, context=Context())
     last = out["messages"][-1]
@@ -136,29 +161,48 @@ async def test_suggestion_output_never_streams() -> None:
     """A streaming-capable suggestion model: its JSON must not appear in any `messages` event."""
     payload = json.dumps({"suggests": [{"label": "LEAKCHECK", "prompt": "LEAKCHECK prompt"}]})
     suggester = GenericFakeChatModel(messages=iter([AIMessage(content=payload)]))
-    agent = create_agent(ListModel(responses=[AIMessage(content="Final answer here.")]), tools=[],
-                         middleware=[SuggestionsMiddleware(model=suggester)], context_schema=Context)
+    agent = create_agent(
+        ListModel(responses=[AIMessage(content="Final answer here.")]),
+        tools=[],
+        middleware=[SuggestionsMiddleware(model=suggester)],
+        context_schema=Context,
+    )
     seen: list[str] = []
-    async for chunk, _meta in agent.astream({"messages": [HumanMessage(content="q")]}, context=Context(), stream_mode="messages"):
+    async for chunk, _meta in agent.astream(
+        {"messages": [HumanMessage(content="q")]}, context=Context(), stream_mode="messages"
+    ):
         seen.append(str(chunk.content) + json.dumps(chunk.additional_kwargs))
     assert seen and not any("LEAKCHECK" in s for s in seen)
     state = await agent.ainvoke({"messages": [HumanMessage(content="q")]}, context=Context())
-    assert state["messages"][-1].additional_kwargs.get("suggests") is None  # fake iterator spent: warning, intact
+    assert (
+        state["messages"][-1].additional_kwargs.get("suggests") is None
+    )  # fake iterator spent: warning, intact
 
 
 def _cited_answer() -> str:
-    return ("_This is an extractive answer._\n\n**Streaming › Subgraph namespaces** — https://x/docs/streaming.md#subgraph-namespaces\n> text\n\n"
-            "**Install** — https://x/docs/install.md\n> more\n\n**Sources:**\n1. https://x/docs/streaming.md")
+    return (
+        "_This is an extractive answer._\n\n**Streaming › Subgraph namespaces** — https://x/docs/streaming.md#subgraph-namespaces\n> text\n\n"
+        "**Install** — https://x/docs/install.md\n> more\n\n**Sources:**\n1. https://x/docs/streaming.md"
+    )
 
 
-@pytest.mark.parametrize(("question", "start"), [("How do I stream tokens?", "Tell me more about"),
-                                                  ("Как стримить токены?", "Расскажи подробнее"),
-                                                  ("Jak przesyłać tokeny strumieniowo?", "Powiedz mi więcej"),
-                                                  ("Come posso trasmettere i token?", "Dimmi di più")])
-def test_offline_suggestions_come_from_cited_headings_in_users_language(question: str, start: str) -> None:
+@pytest.mark.parametrize(
+    ("question", "start"),
+    [
+        ("How do I stream tokens?", "Tell me more about"),
+        ("Как стримить токены?", "Расскажи подробнее"),
+        ("Jak przesyłać tokeny strumieniowo?", "Powiedz mi więcej"),
+        ("Come posso trasmettere i token?", "Dimmi di più"),
+    ],
+)
+def test_offline_suggestions_come_from_cited_headings_in_users_language(
+    question: str, start: str
+) -> None:
     assert detect_language(question) in {"en", "ru", "pl", "it"}
     conv = [HumanMessage(content=question), AIMessage(content=_cited_answer())]
-    reply = OfflineChatModel().invoke([SystemMessage(content=suggestions_prompt(3)), HumanMessage(content=transcript(conv))])
+    reply = OfflineChatModel().invoke(
+        [SystemMessage(content=suggestions_prompt(3)), HumanMessage(content=transcript(conv))]
+    )
     got = parse_suggestions(str(reply.content), 3)
     assert [s["label"] for s in got] == ["Subgraph namespaces", "Install"]
     assert all(s["prompt"].startswith(start) for s in got)
@@ -166,8 +210,12 @@ def test_offline_suggestions_come_from_cited_headings_in_users_language(question
 
 
 def test_offline_suggestions_read_deep_agent_bullets_too() -> None:
-    answer = ("_x_\n\n### Documentation\n- Streaming › Subgraph namespaces: events carry a namespace — docs/streaming.md#ns\n"
-              "- Install › Ask your first question: In a second terminal — docs/install.md#ask\n")
+    answer = (
+        "_x_\n\n### Documentation\n- Streaming › Subgraph namespaces: events carry a namespace — docs/streaming.md#ns\n"
+        "- Install › Ask your first question: In a second terminal — docs/install.md#ask\n"
+    )
     conv = [HumanMessage(content="How do I stream?"), AIMessage(content=answer)]
-    reply = OfflineChatModel().invoke([SystemMessage(content=suggestions_prompt(1)), HumanMessage(content=transcript(conv))])
+    reply = OfflineChatModel().invoke(
+        [SystemMessage(content=suggestions_prompt(1)), HumanMessage(content=transcript(conv))]
+    )
     assert [s["label"] for s in parse_suggestions(str(reply.content), 1)] == ["Subgraph namespaces"]
