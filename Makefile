@@ -43,6 +43,7 @@ diagrams: install  ## rewrite the Mermaid diagrams in README.md from the compile
 bench: install  ## retrieval quality and speed on ../shared/corpus
 	$(PY) bench/retrieval.py --corpus ../shared/corpus --questions ../shared/corpus/eval/dev.jsonl --json
 	$(PY) bench/search_speed.py --corpus ../shared/corpus
+	$(PY) bench/catalog_budget.py
 
 clean:
 	rm -rf .docs_agent_cache .langgraph_api .pytest_cache
