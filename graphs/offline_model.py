@@ -25,7 +25,7 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from graphs.language import phrase, resolve_language
-from tools.text import identifiers_in, query_terms
+from tools.text import identifiers_in, query_terms, stem
 
 MAX_PASSAGES = 5
 MIN_PASSAGES = 3
@@ -53,13 +53,6 @@ def current_turn(messages: Sequence[BaseMessage]) -> tuple[str, list[BaseMessage
         if messages[i].type == "human":
             return message_text(messages[i]), list(messages[i + 1 :])
     return "", list(messages)
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ings", "ing", "ies", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
 
 
 class Passage:
@@ -178,11 +171,11 @@ def _code_passages(msg: ToolMessage) -> list[Passage]:
 
 def rank_passages(question: str, passages: list[Passage]) -> list[Passage]:
     """BM25-like scoring of passages against the question's terms (idf over these passages)."""
-    terms = [_stem(t) for t in query_terms(question)]
+    terms = [stem(t) for t in query_terms(question)]
     if not terms or not passages:
         return []
     docs = [
-        [_stem(w) for w in re.findall(r"[a-z0-9]+", (p.heading + " " + p.text).lower())]
+        [stem(w) for w in re.findall(r"[a-z0-9]+", (p.heading + " " + p.text).lower())]
         for p in passages
     ]
     n = len(docs)

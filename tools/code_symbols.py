@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from tools.code_roots import CodeRoot, walk_files
-from tools.text import STOPWORDS, identifiers_in, split_identifier
+from tools.text import STOPWORDS, identifiers_in, split_identifier, stem
 
 _DEF_RE = re.compile(
     r"^(?:class|def|async\s+def)\s+([A-Za-z_]\w*)|^([A-Z][A-Z0-9_]{2,})\s*[:=]", re.M
@@ -35,13 +35,6 @@ class Symbol:
     words: tuple[str, ...]
     file: str
     is_class: bool
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ings", "ing", "ies", "es", "ed", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
 
 
 class SymbolIndex:
@@ -69,7 +62,7 @@ class SymbolIndex:
                     name = m.group(1) or m.group(2)
                     if name.startswith("_"):
                         continue
-                    words = tuple(_stem(w) for w in split_identifier(name) if w not in STOPWORDS)
+                    words = tuple(stem(w) for w in split_identifier(name) if w not in STOPWORDS)
                     if words:
                         self.symbols.append(
                             Symbol(name, words, display, m.group(0).startswith("class"))
@@ -100,7 +93,7 @@ class SymbolIndex:
         if len(named) >= k:
             return named
         words = {
-            _stem(w)
+            stem(w)
             for w in re.findall(r"[a-z0-9]+", question.lower())
             if w not in STOPWORDS and len(w) > 2
         }
