@@ -3,18 +3,22 @@ PORT ?= 8123
 HOST ?= 127.0.0.1
 VENV := .venv
 PY := $(VENV)/bin/python
-UV := $(shell command -v uv 2>/dev/null || echo $(HOME)/.local/bin/uv)
+# uv from PATH, else the `uv` module of python3 (pip-installed on first use).
+UV := $(shell command -v uv 2>/dev/null || echo python3 -m uv)
 export LANGGRAPH_CLI_NO_ANALYTICS ?= 1
 export LANGGRAPH_NO_VERSION_CHECK ?= true
 export LANGSMITH_TRACING ?= false
 
 .PHONY: install dev test test-unit test-e2e lint format bench diagrams clean
 
-$(UV):
-	python3 -m pip install --quiet --user uv || python3 -m pip install --quiet uv
+install: $(VENV)/.synced  ## create .venv from the lock file (again only when the lock changes)
 
-install: $(UV)  ## create .venv from the lock file
-	$(UV) sync --frozen
+# Bytecode is compiled at install time: the server then starts in seconds even where Python may
+# not write .pyc files itself (PYTHONDONTWRITEBYTECODE).
+$(VENV)/.synced: uv.lock pyproject.toml
+	@command -v uv >/dev/null 2>&1 || python3 -m uv --version >/dev/null 2>&1 || python3 -m pip install --quiet uv
+	$(UV) sync --frozen --compile-bytecode
+	@touch $@
 
 dev: install  ## serve both graphs on http://$(HOST):$(PORT) (offline model unless a key is set)
 	$(VENV)/bin/langgraph dev --no-browser --host $(HOST) --port $(PORT)
