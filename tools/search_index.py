@@ -25,6 +25,7 @@ import re
 import sqlite3
 import threading
 import time
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -39,7 +40,7 @@ from tools.text import index_terms, sanitize_external
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 20
+SCHEMA_VERSION = 22
 # BM25F: field weights inside a section (heading trail, body), and the page-title field's weight.
 W_HEADING = 1.0
 W_BODY = 1.0
@@ -54,10 +55,14 @@ PRIOR_WEIGHT = 0.1
 # that answers in several places beats one with a single lucky paragraph.
 SECTION_SPREAD = 0.3
 # Phrase re-ranking of the top pages: weight of the share of query word pairs found in order in
-# the best section, how many pages are re-ranked and how much of each section is read.
+# the best section, how many pages are re-ranked, and how many of each section's terms are kept
+# (in order, as hashes) for it.
 PHRASE_WEIGHT = 0.5
 RERANK_DEPTH = 12
-RERANK_CHARS = 2_000
+RERANK_TERMS = 400
+# Sections that take part in page ranking (the best ones by score); the rest are a long tail of
+# single weak matches that cannot lift a page into the results.
+MAX_RANKED_SECTIONS = 2_000
 # Characters of a section scanned for its snippet.
 SNIPPET_SCAN_CHARS = 2_000
 # Text indexed per section. A few pages carry megabytes of embedded data (base64 images, notebook
@@ -186,8 +191,10 @@ class SearchIndex:
                     mtime REAL, size INTEGER, description TEXT, meta TEXT, links TEXT DEFAULT '[]',
                     terms TEXT DEFAULT '', sections TEXT);
                 CREATE TABLE secs (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT, doc INTEGER NOT NULL, heading TEXT,
-                    level INTEGER, anchor TEXT, text TEXT, blen INTEGER, hlen INTEGER);
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, doc INTEGER NOT NULL, level INTEGER,
+                    blen INTEGER, hlen INTEGER, anchor TEXT, heading TEXT, seq BLOB, text TEXT);
+                -- Text last: SQLite reads a row up to the last column asked for, and ranking
+                -- reads lengths and term sequences without wanting the (long) text.
                 CREATE INDEX secs_doc ON secs(doc);
                 CREATE TABLE post (term TEXT PRIMARY KEY, data BLOB) WITHOUT ROWID;
                 CREATE TABLE tpost (term TEXT PRIMARY KEY, data BLOB) WITHOUT ROWID;
@@ -316,9 +323,12 @@ class SearchIndex:
             if s.level > 0:
                 trail.append((s.level, s.heading))
             head = Counter(index_terms(" / ".join(h for _, h in trail)))
-            body = Counter(index_terms(s.text[:MAX_INDEXED_CHARS]))
+            body_terms = index_terms(s.text[:MAX_INDEXED_CHARS])
+            body = Counter(body_terms)
+            sequence = index_terms(s.heading)[:50] + body_terms[:RERANK_TERMS]
             sec = self._db.execute(
-                "INSERT INTO secs(doc,heading,level,anchor,text,blen,hlen) VALUES (?,?,?,?,?,?,?)",
+                "INSERT INTO secs(doc,heading,level,anchor,text,blen,hlen,seq)"
+                " VALUES (?,?,?,?,?,?,?,?)",
                 (
                     doc_id,
                     s.heading,
@@ -327,6 +337,7 @@ class SearchIndex:
                     s.text,
                     sum(body.values()),
                     sum(head.values()),
+                    term_hashes(sequence).tobytes(),
                 ),
             )
             sec_id = int(sec.lastrowid or 0)
@@ -480,27 +491,46 @@ class SearchIndex:
 
         Why: questions are often error messages or phrases ("do not have a corresponding
         ToolMessage"); BM25 sees bags of words, a pair in the same order is strong evidence of
-        the page that explains it. Only the top candidates' best sections are read, so it is cheap.
+        the page that explains it. Each section's term sequence is stored at index time as 32-bit
+        term hashes, so checking the top candidates is a few numpy operations, not re-tokenising.
         """
-        sequence = index_terms(query[:2000])
-        pairs = set(zip(sequence, sequence[1:], strict=False))
-        if PHRASE_WEIGHT <= 0 or not pairs or not ranked:
+        pairs = _pair_codes(term_hashes(index_terms(query[:2000])))
+        if PHRASE_WEIGHT <= 0 or not len(pairs) or not ranked:
             return ranked
         head = ranked[:RERANK_DEPTH]
-        texts = self._section_texts([sec for _, _, sec in head if sec >= 0])
-        rescored = []
-        for score, doc, sec in head:
-            words = index_terms(texts.get(sec, "")[:RERANK_CHARS])
-            found = pairs & set(zip(words, words[1:], strict=False))
-            rescored.append((score * (1.0 + PHRASE_WEIGHT * len(found) / len(pairs)), doc, sec))
+        ids = [sec for _, _, sec in head if sec >= 0]
+        seqs = (
+            {
+                r[0]: np.frombuffer(r[1] or b"", np.uint32)
+                for r in self._db.execute(
+                    f"SELECT id, seq FROM secs WHERE id IN ({_marks(ids)})", ids
+                )
+            }
+            if ids
+            else {}
+        )
+        # One vectorised pass over all candidates: adjacent-pair codes of every section, the ones
+        # that are query pairs, and how many distinct query pairs each section holds.
+        owners, codes = [], []
+        for i, (_, _, sec) in enumerate(head):
+            h = seqs.get(sec)
+            if h is not None and len(h) > 1:
+                h64 = h.astype(np.uint64)
+                codes.append((h64[:-1] << np.uint64(32)) | h64[1:])
+                owners.append(np.full(len(h) - 1, i, np.int64))
+        found = np.zeros(len(head), np.int64)
+        if codes:
+            all_codes, all_owners = np.concatenate(codes), np.concatenate(owners)
+            hit = np.isin(all_codes, pairs)
+            pair_index = np.searchsorted(pairs, all_codes[hit])
+            distinct = np.unique(all_owners[hit] * len(pairs) + pair_index)
+            found = np.bincount(distinct // len(pairs), minlength=len(head))
+        rescored = [
+            (score * (1.0 + PHRASE_WEIGHT * int(found[i]) / len(pairs)), doc, sec)
+            for i, (score, doc, sec) in enumerate(head)
+        ]
         rescored.sort(key=lambda r: (-r[0], r[1]))
         return rescored + ranked[RERANK_DEPTH:]
-
-    def _section_texts(self, ids: list[int]) -> dict[int, str]:
-        if not ids:
-            return {}
-        sql = f"SELECT id, heading || ' ' || substr(text, 1, {RERANK_CHARS}) FROM secs WHERE id IN ({_marks(ids)})"
-        return {r[0]: r[1] or "" for r in self._db.execute(sql, ids)}
 
     def _doc_rows(self, ids: list[int]) -> dict[int, tuple[str, str, str, str]]:
         sql = f"SELECT id, key, url, title, collection FROM docs WHERE id IN ({_marks(ids)})"
@@ -576,6 +606,9 @@ def _rank_pages(
     best_sec = np.full(len(page), -1, np.int64)
     if len(sec_ids):
         scores = sec_score[sec_ids].astype(np.float64)
+        if len(sec_ids) > MAX_RANKED_SECTIONS:  # only the best sections can decide the top pages
+            keep = np.argpartition(-scores, MAX_RANKED_SECTIONS)[:MAX_RANKED_SECTIONS]
+            sec_ids, scores = sec_ids[keep], scores[keep]
         docs = stats.sec_doc[sec_ids]
         order = np.lexsort((-scores, docs))  # by page, then best section first
         docs, scores, sec_ids = docs[order], scores[order], sec_ids[order]
@@ -588,6 +621,24 @@ def _rank_pages(
     candidates = np.flatnonzero(page)
     top = candidates[np.argsort(-page[candidates], kind="stable")][:200]
     return [(float(page[d]), int(d), int(best_sec[d])) for d in top]
+
+
+@lru_cache(maxsize=300_000)
+def _term_hash(term: str) -> int:
+    return zlib.crc32(term.encode())
+
+
+def term_hashes(terms: Sequence[str]) -> np.ndarray[Any, Any]:
+    """32-bit hashes of terms, in order: the compact form of a section's term sequence."""
+    return np.fromiter((_term_hash(t) for t in terms), np.uint32, len(terms))
+
+
+def _pair_codes(hashes: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """Distinct codes of adjacent term pairs (first hash in the high 32 bits)."""
+    if len(hashes) < 2:
+        return np.empty(0, np.uint64)
+    h = hashes.astype(np.uint64)
+    return np.unique((h[:-1] << np.uint64(32)) | h[1:])
 
 
 def _marks(values: Sequence[Any]) -> str:
