@@ -462,7 +462,9 @@ class SearchIndex:
                     tf = t["tf"] / (1.0 - B_TITLE + B_TITLE * stats.tlen[ids] / stats.avg_tlen)
                     title_score[ids] += W_TITLE * idf * tf * (K1 + 1.0) / (K1 + tf)
             weight = PRIOR_WEIGHT if prior_weight is None else prior_weight
-            ranked = _rank_pages(sec_score, title_score, stats, weight)
+            # Without a collection filter only the re-ranked head and the page asked for matter.
+            need = 200 if collections else max(limit, RERANK_DEPTH)
+            ranked = _rank_pages(sec_score, title_score, stats, weight, need)
             if collections:
                 wanted = set(collections)
                 ranked = [r for r in ranked if stats.collection.get(r[1], "") in wanted]
@@ -599,8 +601,9 @@ def _rank_pages(
     title_score: np.ndarray[Any, Any],
     stats: _Stats,
     prior_weight: float,
+    need: int = 200,
 ) -> list[tuple[float, int, int]]:
-    """(score, doc id, best section id) for every page with a match, best first."""
+    """(score, doc id, best section id) of the `need` best pages with a match, best first."""
     sec_ids = np.flatnonzero(sec_score)
     page = title_score.astype(np.float64)
     best_sec = np.full(len(page), -1, np.int64)
@@ -615,11 +618,13 @@ def _rank_pages(
         starts = np.flatnonzero(np.r_[True, docs[1:] != docs[:-1]])
         rank_in_page = np.arange(len(docs)) - np.repeat(starts, np.diff(np.r_[starts, len(docs)]))
         weight = np.where(rank_in_page == 0, 1.0, np.where(rank_in_page <= 3, SECTION_SPREAD, 0.0))
-        np.add.at(page, docs, scores * weight)
+        page += np.bincount(docs, weights=scores * weight, minlength=len(page))
         best_sec[docs[starts]] = sec_ids[starts]
     page *= 1.0 + prior_weight * stats.prior
     candidates = np.flatnonzero(page)
-    top = candidates[np.argsort(-page[candidates], kind="stable")][:200]
+    if len(candidates) > need:  # partial selection first: a full sort of every match is wasted
+        candidates = candidates[np.argpartition(-page[candidates], need - 1)[:need]]
+    top = candidates[np.argsort(-page[candidates], kind="stable")]
     return [(float(page[d]), int(d), int(best_sec[d])) for d in top]
 
 

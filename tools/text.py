@@ -180,6 +180,8 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u
 
 def strip_bold(text: str) -> str:
     """Remove bold markers (which read as emphasis or orders to a model) from prose, not code."""
+    if "**" not in text and "__" not in text:
+        return text  # the common case, and a hot path (every snippet)
     parts = _CODE_SPAN_RE.split(text)
     for i in range(0, len(parts), 2):  # even items are prose, odd ones code
         parts[i] = _BOLD_RE.sub(
@@ -198,9 +200,9 @@ def sanitize_external(text: str, limit: int = 500) -> str:
 
     Used for snippets and other short excerpts of external text that land in the model's context.
     """
-    text = _HEADING_RE.sub("", text)
-    text = strip_controls(strip_bold(text))
-    text = re.sub(r"\s+", " ", text).strip()
+    if "#" in text:
+        text = _HEADING_RE.sub("", text)
+    text = " ".join(strip_controls(strip_bold(text)).split())
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return text
