@@ -453,18 +453,19 @@ class OfflineChatModel(BaseChatModel):
 def _code_step(question: str) -> tuple[str, str] | None:
     """The code search for a question; None when nothing fits.
 
-    Its named identifiers, else the defined symbols its words point to (`tools.code_symbols`)
-    over the configured code roots.
+    Its named identifiers, the names the pages answering it mention, and the defined symbols its
+    words point to (`tools.code_symbols`), over the configured code roots.
     """
     from tools import load_sources
     from tools.code_symbols import code_pattern
 
     try:
-        roots = load_sources().code_roots
+        sources = load_sources()
+        roots = sources.code_roots
     except Exception:  # noqa: BLE001 — a broken source config must not stop the answer
-        roots = []
+        sources, roots = None, []
     if roots:
-        pattern, names = code_pattern(question, roots)
+        pattern, names = code_pattern(question, roots, sources=sources)
         if pattern:
             return pattern, ", ".join(names[:3])
     idents = identifiers_in(question)

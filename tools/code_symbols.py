@@ -17,6 +17,7 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from tools.code_roots import CodeRoot, walk_files
 from tools.text import STOPWORDS, identifiers_in, split_identifier, stem
@@ -138,12 +139,54 @@ def error_message(question: str) -> str:
     return " ".join(words) if len(words) >= 3 else ""
 
 
-def code_pattern(question: str, roots: list[CodeRoot], k: int = 3) -> tuple[str, list[str]]:
+_BACKTICKED_RE = re.compile(r"`([^`\n]{2,80})`")
+
+
+def names_from_pages(question: str, sources: Any, index: SymbolIndex, pages: int = 3) -> list[str]:
+    """Defined names that the pages answering the question mention in code spans, best first.
+
+    Why: questions rarely name the symbol ("how to config recursion limit"), but the page that
+    answers them does (`GraphRecursionError`, `recursion_limit`). The best section of the top
+    docs pages and KB articles is read; a name counts more the higher its page ranks.
+    """
+    counts: dict[str, float] = {}
+    ranked: list[tuple[Any, Any]] = []
+    if getattr(sources, "docs", None) is not None:
+        ranked += [(sources.docs, h) for h in sources.docs.search(question, pages)]
+    if getattr(sources, "kb", None) is not None:
+        ranked += [(sources.kb, h) for h in sources.kb.search(question, 2)]
+    for rank, (corpus, hit) in enumerate(ranked):
+        doc = corpus.get(hit.key)
+        if doc is None:
+            continue
+        best = [sec for sec in doc.sections if sec.heading == hit.section] or doc.sections[:1]
+        for span in _BACKTICKED_RE.findall(" ".join(sec.text for sec in best)):
+            for token in re.findall(r"[A-Za-z_]\w+", span):
+                if len(token) > 3 and not token.startswith("_") and token in index.names:
+                    counts[token] = counts.get(token, 0.0) + 1.0 / (rank + 1)
+    return sorted(counts, key=lambda name: (-counts[name], name))
+
+
+def code_pattern(
+    question: str, roots: list[CodeRoot], k: int = 3, sources: Any = None
+) -> tuple[str, list[str]]:
     r"""A `search_code` pattern for the question's best symbols and quoted error message.
 
-    Returns the pattern (`\\b(?:A|B)\\b|message words`) and the names/message it is built from.
+    Names come in this order: identifiers the question writes that the code defines, names the
+    answering pages mention (`names_from_pages`, when `sources` has docs or a KB), then names
+    whose words match the question's. Returns the pattern (`\b(?:A|B)\b|message words`) and
+    the names/message it is built from.
     """
-    names = symbol_index(roots).best(question, k) if roots else []
+    names: list[str] = []
+    if roots:
+        index = symbol_index(roots)
+        named = [i for i in identifiers_in(question) if i in index.names]
+        from_pages = names_from_pages(question, sources, index) if sources is not None else []
+        by_words = index.best(question, k)
+        for name in [*named, *from_pages, *by_words]:
+            if name not in names:
+                names.append(name)
+        names = names[:k]
     message = error_message(question)
     parts = [r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b"] if names else []
     if message:

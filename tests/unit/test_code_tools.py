@@ -187,3 +187,33 @@ def test_symbol_index_picks_defining_names(tree: tuple[list[CodeRoot], Path]) ->
     found = code_search.search([(roots[0], roots[0].path)], pattern, use_rg=False)
     assert found and found[0].display == "pkg/graph.py"
     assert code_pattern("anything", []) == ("", [])
+
+
+def test_code_pattern_takes_names_from_the_answering_pages(tmp_path, index_dir) -> None:
+    """A question that names no symbol still finds it: the page that answers it names it."""
+    from tools import load_sources
+    from tools.code_symbols import code_pattern
+    from tools.settings import SourceSettings
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "limits.py").write_text("class GraphRecursionError(Exception):\n    pass\n")
+    (tmp_path / "pkg" / "other.py").write_text("def configure_logging():\n    pass\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "limits.md").write_text(
+        "---\ntitle: Recursion limit\n---\n\n## Raise the recursion limit\n\n"
+        "When the limit is hit a `GraphRecursionError` is raised; pass a higher limit in the config.\n"
+    )
+    settings = SourceSettings.from_env(
+        {
+            "DOCS_AGENT_DOCS_DIR": str(tmp_path / "docs"),
+            "DOCS_AGENT_KB_DIR": "",
+            "DOCS_AGENT_CODE_ROOTS": f"pkg={tmp_path / 'pkg'}",
+            "DOCS_AGENT_INDEX_DIR": str(index_dir),
+        }
+    )
+    sources = load_sources(settings)
+    pattern, names = code_pattern(
+        "how to config recurrsion limit", sources.code_roots, sources=sources
+    )
+    assert names[0] == "GraphRecursionError"
+    assert "GraphRecursionError" in pattern
