@@ -172,7 +172,7 @@ def code_pattern(
 ) -> tuple[str, list[str]]:
     r"""A `search_code` pattern for the question's best symbols and quoted error message.
 
-    Names come in this order: identifiers the question writes that the code defines, names the
+    Names come in this order: identifiers the question writes (defined, backticked or snake_case), names the
     answering pages mention (`names_from_pages`, when `sources` has docs or a KB), then names
     whose words match the question's. Returns the pattern (`\b(?:A|B)\b|message words`) and
     the names/message it is built from.
@@ -180,7 +180,15 @@ def code_pattern(
     names: list[str] = []
     if roots:
         index = symbol_index(roots)
-        named = [i for i in identifiers_in(question) if i in index.names]
+        # What the user writes explicitly is searched first: defined names, anything in
+        # backticks, snake_case names (a parameter such as `stream_mode` is still worth a grep).
+        # Undefined bare CamelCase words are mostly product or builtin names (LangGraph, ValueError).
+        quoted = " ".join(_BACKTICKED_RE.findall(question))
+        named = [
+            i
+            for i in identifiers_in(question)
+            if i in index.names or i in quoted or "_" in i.strip("_")
+        ]
         from_pages = names_from_pages(question, sources, index) if sources is not None else []
         by_words = index.best(question, k)
         for name in [*named, *from_pages, *by_words]:
