@@ -11,11 +11,20 @@ from pathlib import Path
 
 from tools.mdx import Page, parse_markdown
 from tools.search_index import Document, Hit, SearchIndex, SourceFile, SyncStats, index_path
+from tools.settings import REPO_ROOT
 
 log = logging.getLogger(__name__)
 
 SUFFIXES = (".md", ".mdx", ".markdown")
 SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv"}
+
+
+def repo_prefix(root: Path) -> str:
+    """`docs/` for a folder inside this repository (citations then name repo paths), else ``."""
+    try:
+        return root.resolve().relative_to(REPO_ROOT).as_posix() + "/"
+    except ValueError:
+        return ""
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
-from tools.corpus import FolderCorpus, UrlRule
+from tools.corpus import FolderCorpus, UrlRule, repo_prefix
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 from tools.render import render_document, render_hits
-from tools.settings import REPO_ROOT, SourceSettings
+from tools.settings import SourceSettings
 
 MAX_RESULTS = 20
 
@@ -24,12 +24,7 @@ def docs_source(settings: SourceSettings) -> Any:
     root = settings.docs_dir
     if root is None or not root.is_dir():
         return None
-    prefix = ""
-    if not settings.docs_base_url:
-        try:
-            prefix = root.resolve().relative_to(REPO_ROOT).as_posix() + "/"
-        except ValueError:
-            prefix = ""
+    prefix = "" if settings.docs_base_url else repo_prefix(root)
     rule = UrlRule(settings.docs_base_url, settings.docs_strip_prefixes, prefix)
     return FolderCorpus(root, "docs", settings.index_dir, rule, language=settings.docs_lang)
 

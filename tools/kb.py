@@ -14,11 +14,11 @@ from typing import Any, Protocol
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
-from tools.corpus import FolderCorpus, UrlRule
+from tools.corpus import FolderCorpus, UrlRule, repo_prefix
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 from tools.render import render_document
 from tools.search_index import Document, Hit
-from tools.settings import REPO_ROOT, SourceSettings
+from tools.settings import SourceSettings
 
 MAX_ARTICLES_PER_CALL = 5
 MAX_SEARCH_RESULTS = 100
@@ -45,22 +45,17 @@ class FolderKnowledgeBase(FolderCorpus):
     """KB articles in a folder: ids are paths without extension, top folders are collections."""
 
     def __init__(self, root: Any, index_dir: Any, language: str = "python") -> None:
-        try:
-            prefix = root.resolve().relative_to(REPO_ROOT).as_posix() + "/"
-        except ValueError:
-            prefix = ""
         super().__init__(
             root,
             "kb",
             index_dir,
-            UrlRule(path_prefix=prefix),
+            # With no `source_url` in the frontmatter the citation is the file path itself.
+            UrlRule(path_prefix=repo_prefix(root)),
             language=language,
             key_for=lambda rel: rel.rsplit(".", 1)[0],
             collection_for=lambda rel: rel.split("/", 1)[0] if "/" in rel else "general",
             url_from_meta="source_url",
         )
-        # With no `source_url` in the frontmatter the citation is the file path itself.
-        self.url_rule = UrlRule(path_prefix=prefix)
 
     def search(self, query: str, limit: int, collections: list[str] | None = None) -> list[Hit]:
         """Ranked articles, without snippets: the KB search lists titles and ids only."""
