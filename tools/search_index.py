@@ -40,7 +40,7 @@ from tools.text import index_terms, sanitize_external
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 26
+SCHEMA_VERSION = 27
 # BM25F: field weights inside a section (heading trail, body), and the page-title field's weight.
 W_HEADING = 1.0
 W_BODY = 1.0
@@ -71,7 +71,8 @@ SNIPPET_PROSE_CHARS = 1_200
 MAX_INDEXED_CHARS = 100_000
 
 _SEC_DTYPE = np.dtype([("sec", "<u4"), ("body", "<u2"), ("head", "<u2")])
-_TITLE_DTYPE = np.dtype([("doc", "<u4"), ("tf", "<u2")])
+# The title field is a set of words, so a title posting is just the page id (tf is 1).
+_TITLE_DTYPE = np.dtype([("doc", "<u4")])
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,8 @@ class Hit:
     section: str = ""
     anchor: str = ""
     snippet: str = ""
+    # `score` on a scale comparable across indexes (see `merge_rankings`); None when unknown.
+    calibrated: float | None = None
 
 
 @dataclass
@@ -129,7 +132,7 @@ class _Pending:
     removed_docs: set[int] = field(default_factory=set)
     touched: set[str] = field(default_factory=set)
     secs: dict[str, list[tuple[int, int, int]]] = field(default_factory=dict)
-    titles: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    titles: dict[str, list[tuple[int]]] = field(default_factory=dict)
 
 
 class _Stats:
@@ -137,7 +140,9 @@ class _Stats:
 
     def __init__(self, db: sqlite3.Connection) -> None:
         secs = db.execute("SELECT id, doc, blen, hlen FROM secs").fetchall()
-        docs = db.execute("SELECT id, tlen, prior, collection FROM docs").fetchall()
+        docs = db.execute(
+            "SELECT id, tlen, prior, collection, key, url, title FROM docs"
+        ).fetchall()
         size = max((r[0] for r in secs), default=0) + 1
         dsize = max((r[0] for r in docs), default=0) + 1
         self.sec_doc = np.zeros(size, np.int64)
@@ -156,10 +161,13 @@ class _Stats:
         self.tlen = np.zeros(dsize, np.float32)
         self.prior = np.zeros(dsize, np.float32)
         self.collection: dict[int, str] = {}
-        for doc_id, tlen, prior, collection in docs:
+        # What a hit shows of its page, kept here so a search reads only its sections' rows.
+        self.page: dict[int, tuple[str, str, str, str]] = {}
+        for doc_id, tlen, prior, collection, key, url, title in docs:
             self.tlen[doc_id] = tlen
             self.prior[doc_id] = prior
             self.collection[doc_id] = collection or ""
+            self.page[doc_id] = (key, url or "", title or "", collection or "")
         self.avg_tlen = float(self.tlen.sum() / self.n_docs) or 1.0
         # BM25 length normalisers, inverted once here so a query only multiplies.
         self.inv_body = (W_BODY / (1.0 - B_BODY + B_BODY * self.blen / self.avg_blen)).astype(
@@ -168,10 +176,11 @@ class _Stats:
         self.inv_head = (
             W_HEADING / (1.0 - B_HEADING + B_HEADING * self.hlen / self.avg_hlen)
         ).astype(np.float32)
-        self.inv_title = (1.0 / (1.0 - B_TITLE + B_TITLE * self.tlen / self.avg_tlen)).astype(
-            np.float32
-        )
+        # The title field's whole BM25 term weight but idf, per page (its tf is always 1).
+        title_tf = 1.0 / (1.0 - B_TITLE + B_TITLE * self.tlen / self.avg_tlen)
+        self.title_weight = (W_TITLE * title_tf / (K1 + title_tf)).astype(np.float32)
         self._prior_factors: dict[float, np.ndarray[Any, Any]] = {}
+        self._page_gains: dict[float, float] = {}
 
     def prior_factor(self, weight: float) -> np.ndarray[Any, Any]:
         """Each page's link-prior multiplier, 1 + weight × ln(1 + inlinks), computed once."""
@@ -179,6 +188,33 @@ class _Stats:
         if factor is None:
             factor = self._prior_factors[weight] = 1.0 + weight * self.prior.astype(np.float64)
         return factor
+
+    def page_gain(self, prior_weight: float) -> float:
+        """The median page's score multiplier from its extra sections and its link prior.
+
+        A docs page has many sections and inbound links, a support article one of each, so the
+        same match scores about twice as high in the docs. Dividing by this (with the query's
+        ceiling, `query_ceiling`) puts different indexes' scores on one scale.
+        """
+        gain = self._page_gains.get(prior_weight)
+        if gain is None:
+            doc_ids = np.fromiter(self.collection, np.int64, len(self.collection))
+            counted = np.flatnonzero((self.blen + self.hlen) > 0)
+            n_secs = np.bincount(self.sec_doc[counted], minlength=len(self.tlen))[doc_ids]
+            spread = 1.0 + SECTION_SPREAD * np.clip(n_secs - 1, 0, 3)
+            gains = spread * (1.0 + prior_weight * self.prior[doc_ids])
+            gain = self._page_gains[prior_weight] = float(np.median(gains)) if len(gains) else 1.0
+        return gain
+
+    def query_ceiling(self, n_terms: int, sec_weights: list[float]) -> float:
+        """The most one section could score for the query here: the sum of idf × (k1 + 1).
+
+        `sec_weights` are the matched terms' idf × (k1 + 1). A query term the index lacks counts
+        at its (high) idf: an index that cannot match a query's rarest words has a ceiling it
+        cannot reach, so its calibrated scores are low.
+        """
+        missing = n_terms - len(sec_weights)
+        return sum(sec_weights) + missing * (K1 + 1.0) * math.log(1.0 + (self.n_secs + 0.5) / 0.5)
 
 
 class SearchIndex:
@@ -334,8 +370,8 @@ class SearchIndex:
         )
         doc_id = int(cur.lastrowid or 0)
         all_terms: set[str] = set(title_terms)
-        for term, tf in title_terms.items():
-            pending.titles.setdefault(term, []).append((doc_id, min(tf, 65535)))
+        for term in title_terms:
+            pending.titles.setdefault(term, []).append((doc_id,))
         trail: list[tuple[int, str]] = []
         for s in page.sections:
             while trail and trail[-1][0] >= s.level > 0:
@@ -466,7 +502,8 @@ class SearchIndex:
             stats = self._stats or _Stats(self._db)
             self._stats = stats
             sec_blobs, title_blobs = _fetch_postings(self._db, terms)
-            sec_score = _bm25f_sections(sec_blobs, stats)
+            sec_weights = _term_weights(sec_blobs, _SEC_DTYPE.itemsize, stats.n_secs)
+            sec_score = _bm25f_sections(sec_blobs, sec_weights, stats)
             title_score = _bm25_titles(title_blobs, stats)
             weight = PRIOR_WEIGHT if prior_weight is None else prior_weight
             # Without a collection filter only the re-ranked head and the page asked for matter.
@@ -476,7 +513,8 @@ class SearchIndex:
                 wanted = set(collections)
                 ranked = [r for r in ranked if stats.collection.get(r[1], "") in wanted]
             ranked = ranked[: max(limit, RERANK_DEPTH)]
-            rows = self._hit_rows(ranked, snippets)
+            rows = self._hit_rows(ranked, stats, snippets)
+            scale = stats.query_ceiling(len(terms), sec_weights) * stats.page_gain(weight)
         boost = _phrase_boost(_pair_codes(term_hashes(sequence)), [row[-1] for row in rows])
         order = sorted(range(len(ranked)), key=lambda i: (-ranked[i][0] * boost[i], ranked[i][1]))
         hits = []
@@ -494,29 +532,33 @@ class SearchIndex:
                     section=heading if level else "",
                     anchor=anchor or "",
                     snippet=_snippet(prose or "", terms) if snippets else "",
+                    calibrated=ranked[i][0] * boost[i] / scale if scale > 0 else None,
                 )
             )
         return hits
 
     def _hit_rows(
-        self, ranked: list[tuple[float, int, int]], with_prose: bool
+        self, ranked: list[tuple[float, int, int]], stats: _Stats, with_prose: bool
     ) -> list[tuple[Any, ...]]:
-        """Page and best-section fields of each ranked hit, in order, in one query.
+        """Page and best-section fields of each ranked hit, in order; one query for the sections.
 
         The last field is the section's word-pair codes for `_phrase_boost`.
         """
-        if not ranked:
-            return []
-        prose = "s.prose" if with_prose else "''"
-        values = ",".join("(?,?,?)" for _ in ranked)
-        sql = (
-            f"WITH hit(n, doc, sec) AS (VALUES {values}) "
-            f"SELECT d.key, d.url, d.title, d.collection, s.heading, s.level, s.anchor, {prose},"
-            " s.pairs FROM hit LEFT JOIN docs d ON d.id = hit.doc LEFT JOIN secs s ON s.id = hit.sec"
-            " ORDER BY hit.n"
-        )
-        params = [v for n, (_, doc, sec) in enumerate(ranked) for v in (n, doc, sec)]
-        return self._db.execute(sql, params).fetchall()
+        ids = [sec for _, _, sec in ranked if sec >= 0]
+        prose = "prose" if with_prose else "''"
+        secs = {
+            r[0]: r[1:]
+            for r in self._db.execute(
+                f"SELECT id, heading, level, anchor, {prose}, pairs FROM secs"
+                f" WHERE id IN ({_marks(ids)})",
+                ids,
+            )
+        }
+        no_section = ("", 0, "", "", None)
+        return [
+            stats.page.get(doc, (None, "", "", "")) + secs.get(sec, no_section)
+            for _, doc, sec in ranked
+        ]
 
     def get(self, key: str) -> Document | None:
         """A stored page by key (its path or article id)."""
@@ -575,13 +617,21 @@ def _fetch_postings(db: sqlite3.Connection, terms: list[str]) -> tuple[list[byte
     return sec_blobs, title_blobs
 
 
-def _idf_per_posting(sizes: np.ndarray[Any, Any], n: int) -> np.ndarray[Any, Any]:
-    """Each posting's term idf, for postings laid out term after term with these list sizes."""
-    idf = np.log(1.0 + (n - sizes + 0.5) / (sizes + 0.5))
-    return np.repeat(idf, sizes)
+def _term_weights(blobs: list[bytes], itemsize: int, n: int) -> list[float]:
+    """Each matched term's idf × (k1 + 1), from its posting list's length.
+
+    Plain Python: for a query's handful of terms this is faster than any numpy call.
+    """
+    weights = []
+    for blob in blobs:
+        df = len(blob) // itemsize
+        weights.append((K1 + 1.0) * math.log(1.0 + (n - df + 0.5) / (df + 0.5)))
+    return weights
 
 
-def _bm25f_sections(blobs: list[bytes], stats: _Stats) -> np.ndarray[Any, Any]:
+def _bm25f_sections(
+    blobs: list[bytes], term_weights: list[float], stats: _Stats
+) -> np.ndarray[Any, Any]:
     """Per-section BM25F over the heading trail and body fields, for all query terms at once.
 
     The blobs are read as plain uint32 pairs (section id; body tf in the low and heading tf in
@@ -589,25 +639,26 @@ def _bm25f_sections(blobs: list[bytes], stats: _Stats) -> np.ndarray[Any, Any]:
     handful per term, because per-call overhead is what a short query pays for.
     """
     if not blobs:
-        return np.zeros(len(stats.blen), np.float32)
-    sizes = np.array([len(b) // _SEC_DTYPE.itemsize for b in blobs], np.int64)
+        return np.zeros(len(stats.blen), np.float64)
     postings = np.frombuffer(b"".join(blobs), np.uint32).reshape(-1, 2)
     ids, packed = postings[:, 0], postings[:, 1]
     tf = (packed & 0xFFFF) * stats.inv_body[ids] + (packed >> 16) * stats.inv_head[ids]
-    weights = _idf_per_posting(sizes, stats.n_secs) * tf * (K1 + 1.0) / (K1 + tf)
-    return np.bincount(ids, weights=weights, minlength=len(stats.blen))
+    idf = np.repeat(
+        np.array(term_weights, np.float32), [len(b) // _SEC_DTYPE.itemsize for b in blobs]
+    )
+    return np.bincount(ids, weights=idf * tf / (K1 + tf), minlength=len(stats.blen))
 
 
 def _bm25_titles(blobs: list[bytes], stats: _Stats) -> np.ndarray[Any, Any]:
     """Per-page BM25 of the title field (title, description, path words), all terms at once."""
     if not blobs:
         return np.zeros(len(stats.tlen), np.float64)
-    sizes = np.array([len(b) // _TITLE_DTYPE.itemsize for b in blobs], np.int64)
-    postings = np.frombuffer(b"".join(blobs), _TITLE_DTYPE)
-    ids = postings["doc"]
-    tf = postings["tf"] * stats.inv_title[ids]
-    weights = W_TITLE * _idf_per_posting(sizes, stats.n_docs) * tf * (K1 + 1.0) / (K1 + tf)
-    return np.bincount(ids, weights=weights, minlength=len(stats.tlen))
+    ids = np.frombuffer(b"".join(blobs), np.uint32)
+    idf = np.repeat(
+        np.array(_term_weights(blobs, _TITLE_DTYPE.itemsize, stats.n_docs), np.float32),
+        [len(b) // _TITLE_DTYPE.itemsize for b in blobs],
+    )
+    return np.bincount(ids, weights=idf * stats.title_weight[ids], minlength=len(stats.tlen))
 
 
 def _rank_pages(
@@ -673,7 +724,8 @@ def _phrase_boost(query_pairs: np.ndarray[Any, Any], blobs: list[bytes | None]) 
     slot = np.minimum(np.searchsorted(query_pairs, codes), len(query_pairs) - 1)
     match = query_pairs[slot] == codes
     found = np.bincount(np.repeat(np.arange(n), sizes)[match], minlength=n)
-    return (1.0 + PHRASE_WEIGHT * found / len(query_pairs)).tolist()
+    factors: list[float] = (1.0 + PHRASE_WEIGHT * found / len(query_pairs)).tolist()
+    return factors
 
 
 @lru_cache(maxsize=300_000)
@@ -764,23 +816,37 @@ def merge_rankings(
 ) -> list[tuple[str, Hit]]:
     """One ranking from several indexes' results (e.g. docs and KB), tagged with their source.
 
-    BM25 scores of different indexes are not on one scale (idf depends on each collection, and a
-    small KB inflates its own scores), so the lists are interleaved by rank, in the order given:
-    docs #1, KB #1, docs #2, KB #2, … Measured on the dev set this beat merging raw scores and
-    merging scores scaled by each list's best. A page already listed under the same URL (a KB
-    article that republishes a docs page) is listed once, leaving its slot to the next result.
+    Raw BM25 scores of different indexes are not on one scale: idf depends on each collection,
+    and a docs page gains from its many sections and inbound links where a support article has
+    one of each. So the merge compares each hit's `calibrated` score (its score over the most the
+    query could score in its index, times that index's typical page gain): at each step the list
+    whose next hit has the higher calibrated score goes next (ties: the list given first). Each
+    list keeps its own order, and a source whose matches are weak for this query gives its slots
+    to the other. Measured on the dev set this beat interleaving by rank, merging raw scores and
+    merging scores scaled by each list's best. Hits without a calibrated score (an HTTP backend's)
+    are interleaved by rank instead, in the order given: docs #1, KB #1, docs #2, …
+
+    A page already listed under the same URL (a KB article that republishes a docs page) is
+    listed once, leaving its slot to the next result.
     """
+    queues = [(source, list(hits)) for source, hits in rankings]
+    by_score = all(h.calibrated is not None for _, hits in queues for h in hits)
     merged: list[tuple[str, Hit]] = []
     seen: set[str] = set()
-    queues = [(source, list(hits)) for source, hits in rankings]
+    turn = 0
     while len(merged) < limit and any(hits for _, hits in queues):
-        for source, hits in queues:
-            while hits:
-                hit = hits.pop(0)
-                url = hit.url.split("#", 1)[0].rstrip("/")
-                if url and url in seen:
-                    continue
-                seen.add(url)
-                merged.append((source, hit))
-                break
-    return merged[:limit]
+        if by_score:
+            # The best head; a list's later hit never jumps its own earlier one.
+            source, hits = max((q for q in queues if q[1]), key=lambda q: q[1][0].calibrated or 0.0)
+        else:
+            source, hits = queues[turn % len(queues)]
+            turn += 1
+            if not hits:
+                continue
+        hit = hits.pop(0)
+        url = hit.url.split("#", 1)[0].rstrip("/")
+        if url and url in seen:
+            continue
+        seen.add(url)
+        merged.append((source, hit))
+    return merged

@@ -116,7 +116,32 @@ def test_collections_filter(tmp_path: Path, index_dir: Path) -> None:
     assert [h.collection for h in c.search("timeout", 5, ["faq"])] == ["faq"]
 
 
+def test_calibrated_score_falls_with_query_words_the_page_lacks(corpus: FolderCorpus) -> None:
+    full = corpus.search("stream tokens subgraphs", 1)[0]
+    partial = corpus.search("stream tokens subgraphs zyxwvut", 1)[0]
+    assert full.key == partial.key == "guides/streaming.mdx"
+    assert full.calibrated is not None and partial.calibrated is not None
+    # A word no page has counts in the query's ceiling: the same page is a weaker answer.
+    assert 0 < partial.calibrated < full.calibrated
+
+
+def test_merge_rankings_by_calibrated_score_keeps_each_lists_order() -> None:
+    d = [Hit("d1", "", "", "", 50.0), Hit("d2", "", "", "", 40.0), Hit("d3", "", "", "", 30.0)]
+    k = [Hit("k1", "", "", "", 9.0), Hit("k2", "", "", "", 8.0)]
+    for h, c in zip(d + k, (0.9, 0.5, 0.4, 0.45, 0.8), strict=True):
+        h.calibrated = c
+    # k1's weak score lets d2 go first; k2 outscores d2 but stays after k1.
+    assert [h.key for _, h in merge_rankings([("docs", d), ("kb", k)], 5)] == [
+        "d1",
+        "d2",
+        "k1",
+        "k2",
+        "d3",
+    ]
+
+
 def test_merge_rankings_interleaves_by_rank() -> None:
+    """Without calibrated scores (an HTTP backend's hits), lists are interleaved by rank."""
     d = [Hit("d1", "", "", "", 50.0), Hit("d2", "", "", "", 40.0)]
     k = [Hit("k1", "", "", "", 900.0)]
     assert [(s, h.key) for s, h in merge_rankings([("docs", d), ("kb", k)], 3)] == [
