@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import itertools
 import json
 import logging
 import math
@@ -739,13 +740,15 @@ def _phrase_boost(query_pairs: np.ndarray[Any, Any], blobs: list[bytes | None]) 
     n = len(blobs)
     if PHRASE_WEIGHT <= 0 or not len(query_pairs) or not n:
         return [1.0] * n
-    sizes = np.array([len(b or b"") // 8 for b in blobs], np.int64)
+    ends = list(itertools.accumulate(len(b or b"") // 8 for b in blobs))
     codes = np.frombuffer(b"".join(b or b"" for b in blobs), np.uint64)
-    slot = np.minimum(np.searchsorted(query_pairs, codes), len(query_pairs) - 1)
-    match = query_pairs[slot] == codes
-    found = np.bincount(np.repeat(np.arange(n), sizes)[match], minlength=n)
-    factors: list[float] = (1.0 + PHRASE_WEIGHT * found / len(query_pairs)).tolist()
-    return factors
+    slot = np.searchsorted(query_pairs, codes)
+    np.minimum(slot, len(query_pairs) - 1, out=slot)
+    # Matches are few: finding their owners in Python beats whole-array numpy calls.
+    matched = np.flatnonzero(query_pairs[slot] == codes).tolist()
+    found = Counter(bisect.bisect_right(ends, i) for i in matched)
+    share = PHRASE_WEIGHT / len(query_pairs)
+    return [1.0 + share * found[i] for i in range(n)]
 
 
 @lru_cache(maxsize=300_000)
