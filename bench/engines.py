@@ -5,8 +5,8 @@
 The issue asked to measure FTS5 and tantivy and choose. All three index the same parsed pages
 (tools/mdx.py) with title, headings and body as separate fields, and answer the raw question.
 Printed per engine: build seconds, search p50/p95 (docs and KB searched separately, as the agent
-does, limit 10), and recall@5 / MRR of the interleaved docs+KB ranking (bench/retrieval.py's
-measure). FTS5 and tantivy rank whole pages with field weights (title 8, headings 3, body 1);
+does, limit 10), and recall@5 / MRR of the docs+KB ranking interleaved by rank for all three,
+so the engines compare on ranking alone (bench/retrieval.py merges ours by calibrated score). FTS5 and tantivy rank whole pages with field weights (title 8, headings 3, body 1);
 ours is the shipped index (section-level BM25F, link prior, phrase re-ranking, snippets).
 """
 
