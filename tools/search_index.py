@@ -42,7 +42,7 @@ from tools.text import index_terms, sanitize_external
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 27
+SCHEMA_VERSION = 28
 # BM25F: field weights inside a section (heading trail, body), and the page-title field's weight.
 W_HEADING = 1.0
 W_BODY = 1.0
@@ -258,8 +258,9 @@ class SearchIndex:
                 -- Text last: SQLite reads a row up to the last column asked for, and ranking
                 -- reads lengths and word pairs without wanting the (long) text.
                 CREATE INDEX secs_doc ON secs(doc);
-                CREATE TABLE post (term TEXT PRIMARY KEY, data BLOB) WITHOUT ROWID;
-                CREATE TABLE tpost (term TEXT PRIMARY KEY, data BLOB) WITHOUT ROWID;
+                -- A term's section postings and title-field postings side by side: one row
+                -- read per query term.
+                CREATE TABLE post (term TEXT PRIMARY KEY, sec BLOB, title BLOB) WITHOUT ROWID;
                 """
             )
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
@@ -415,35 +416,29 @@ class SearchIndex:
         )
 
     def _write_postings(self, pending: _Pending, fresh: bool) -> None:
-        """Apply the gathered changes: one read-modify-write per touched term and table."""
+        """Apply the gathered changes: one read-modify-write per touched term."""
         removed_secs = np.fromiter(pending.removed_secs, np.uint32, len(pending.removed_secs))
         removed_docs = np.fromiter(pending.removed_docs, np.uint32, len(pending.removed_docs))
-        for table, adds, dtype, id_field, removed in (
-            ("post", pending.secs, _SEC_DTYPE, "sec", removed_secs),
-            ("tpost", pending.titles, _TITLE_DTYPE, "doc", removed_docs),
-        ):
-            rows: list[tuple[str, bytes]] = []
-            deletes: list[tuple[str]] = []
-            for term in pending.touched | adds.keys():
-                parts = []
-                if not fresh:
-                    row = self._db.execute(
-                        f"SELECT data FROM {table} WHERE term=?", (term,)
-                    ).fetchone()
-                    if row:
-                        old = np.frombuffer(row[0], dtype)
-                        if len(removed):
-                            old = old[~np.isin(old[id_field], removed)]
-                        parts.append(old)
-                if term in adds:
-                    parts.append(np.array(adds[term], dtype))
-                merged = np.concatenate(parts) if parts else np.empty(0, dtype)
-                if len(merged):
-                    rows.append((term, merged.tobytes()))
-                else:
-                    deletes.append((term,))
-            self._db.executemany(f"INSERT OR REPLACE INTO {table}(term, data) VALUES (?,?)", rows)
-            self._db.executemany(f"DELETE FROM {table} WHERE term=?", deletes)
+        rows: list[tuple[str, bytes, bytes]] = []
+        deletes: list[tuple[str]] = []
+        for term in pending.touched | pending.secs.keys() | pending.titles.keys():
+            old = None
+            if not fresh:
+                old = self._db.execute(
+                    "SELECT sec, title FROM post WHERE term=?", (term,)
+                ).fetchone()
+            sec = _merge_postings(
+                old[0] if old else None, pending.secs.get(term), _SEC_DTYPE, removed_secs
+            )
+            title = _merge_postings(
+                old[1] if old else None, pending.titles.get(term), _TITLE_DTYPE, removed_docs
+            )
+            if sec or title:
+                rows.append((term, sec, title))
+            else:
+                deletes.append((term,))
+        self._db.executemany("INSERT OR REPLACE INTO post(term, sec, title) VALUES (?,?,?)", rows)
+        self._db.executemany("DELETE FROM post WHERE term=?", deletes)
 
     def _update_priors(self) -> None:
         """Recompute each page's prior from how many other pages link to it.
@@ -618,18 +613,35 @@ def _unmapped(db: sqlite3.Connection) -> Iterator[None]:
         db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
 
 
+def _merge_postings(
+    old: bytes | None, added: list[Any] | None, dtype: np.dtype[Any], removed: np.ndarray[Any, Any]
+) -> bytes:
+    """A term's posting blob after a sync: the old postings minus removed ids, plus new ones.
+
+    The id is each posting's first field (section or page id).
+    """
+    parts = []
+    if old:
+        kept = np.frombuffer(old, dtype)
+        if len(removed):
+            kept = kept[~np.isin(kept[dtype.names[0]], removed)]  # type: ignore[index]
+        parts.append(kept)
+    if added:
+        parts.append(np.array(added, dtype))
+    return np.concatenate(parts).tobytes() if parts else b""
+
+
 def _fetch_postings(db: sqlite3.Connection, terms: list[str]) -> tuple[list[bytes], list[bytes]]:
     """The query terms' section and title posting blobs, in one statement."""
-    marks = _marks(terms)
     sec_blobs: list[bytes] = []
     title_blobs: list[bytes] = []
-    sql = (
-        f"SELECT 0, data FROM post WHERE term IN ({marks})"
-        f" UNION ALL SELECT 1, data FROM tpost WHERE term IN ({marks})"
-    )
-    for kind, data in db.execute(sql, terms + terms):
-        if data:
-            (title_blobs if kind else sec_blobs).append(data)
+    for sec, title in db.execute(
+        f"SELECT sec, title FROM post WHERE term IN ({_marks(terms)})", terms
+    ):
+        if sec:
+            sec_blobs.append(sec)
+        if title:
+            title_blobs.append(title)
     return sec_blobs, title_blobs
 
 
@@ -721,9 +733,19 @@ def _rank_pages(
         candidates = np.argpartition(page, -need)[-need:]
     else:
         candidates = np.arange(len(page))
-    candidates = candidates[page[candidates] > 0]
-    top = candidates[np.argsort(-page[candidates])]
-    return list(zip(page[top].tolist(), top.tolist(), best_sec[top].tolist(), strict=True))
+    # The few candidates are filtered and ordered in Python: cheaper than more numpy calls.
+    ranked = [
+        row
+        for row in zip(
+            page[candidates].tolist(),
+            candidates.tolist(),
+            best_sec[candidates].tolist(),
+            strict=True,
+        )
+        if row[0] > 0
+    ]
+    ranked.sort(key=lambda row: (-row[0], row[1]))
+    return ranked
 
 
 def _phrase_boost(query_pairs: np.ndarray[Any, Any], blobs: list[bytes | None]) -> list[float]:
