@@ -516,7 +516,7 @@ class SearchIndex:
             ranked = ranked[: max(limit, RERANK_DEPTH)]
             rows = self._hit_rows(ranked, stats, snippets)
             scale = stats.query_ceiling(len(terms), sec_weights) * stats.page_gain(weight)
-        boost = _phrase_boost(_pair_codes(term_hashes(sequence)), [row[-1] for row in rows])
+        boost = _phrase_boost(_query_pairs(sequence), [row[-1] for row in rows])
         order = sorted(range(len(ranked)), key=lambda i: (-ranked[i][0] * boost[i], ranked[i][1]))
         hits = []
         for i in order[:limit]:
@@ -789,6 +789,13 @@ def _pair_codes(hashes: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         return np.empty(0, np.uint64)
     h = hashes.astype(np.uint64)
     return np.unique((h[:-1] << np.uint64(32)) | h[1:])
+
+
+def _query_pairs(sequence: list[str]) -> np.ndarray[Any, Any]:
+    """`_pair_codes` of a query's terms, in plain Python: a query has a handful of them."""
+    hashes = [_term_hash(t) for t in sequence]
+    codes = {(a << 32) | b for a, b in zip(hashes, hashes[1:], strict=False)}
+    return np.array(sorted(codes), np.uint64)
 
 
 def _marks(values: Sequence[Any]) -> str:

@@ -178,3 +178,11 @@ def test_changed_page_drops_its_old_postings_and_keeps_others(
     assert [h.key for h in reopened.search("qwertyuiop", 3)] == ["integrations/acme.mdx"]
     after = [(h.key, round(h.score, 6)) for h in corpus.search("graph api compile", 4)]
     assert [k for k, _ in after] == [k for k, _ in before]
+
+
+def test_query_pairs_match_the_pairs_stored_at_index_time() -> None:
+    """The phrase boost compares query pairs with stored ones: both must encode pairs alike."""
+    from tools.search_index import _pair_codes, _query_pairs, term_hashes
+
+    for seq in ([], ["stream"], ["stream", "token", "stream", "token"], ["a", "b", "c", "a", "b"]):
+        assert _query_pairs(seq).tolist() == _pair_codes(term_hashes(seq)).tolist()
