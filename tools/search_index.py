@@ -65,8 +65,9 @@ RERANK_TERMS = 400
 # Sections that take part in page ranking (the best ones by score); the rest are a long tail of
 # single weak matches that cannot lift a page into the results.
 MAX_RANKED_SECTIONS = 1_000
-# Searches read the file through a memory map (a quarter faster than read calls); syncs do not,
-# so writing a large corpus does not map, and count as resident, the whole file.
+# Searches read the file through a memory map (a quarter faster than read calls); syncs and the
+# one full scan that loads the scorer's arrays do not, so they do not map, and count as
+# resident, the whole file.
 MMAP_BYTES = 256 << 20
 # Characters of a section scanned for its snippet prose, and of prose kept to cut snippets from.
 SNIPPET_SCAN_CHARS = 2_000
@@ -500,8 +501,10 @@ class SearchIndex:
             return []
         limit = max(1, min(int(limit), 100))
         with self._lock:
-            stats = self._stats or _Stats(self._db)
-            self._stats = stats
+            stats = self._stats
+            if stats is None:
+                with _unmapped(self._db):  # it scans every section row: no need to map them all
+                    stats = self._stats = _Stats(self._db)
             sec_blobs, title_blobs = _fetch_postings(self._db, terms)
             sec_weights = _term_weights(sec_blobs, _SEC_DTYPE.itemsize, stats.n_secs)
             sec_score = _bm25f_sections(sec_blobs, sec_weights, stats)
