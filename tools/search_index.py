@@ -7,9 +7,13 @@ Design, and why:
   description and path, count separately. Identifiers are split (`StateGraph` -> `state graph
   stategraph`) and a light stemmer folds `streaming` onto `stream` (tools/text.index_terms).
 - Storage is one SQLite file (standard library, opens in milliseconds): pages, sections and an
-  inverted index of one posting blob per term. Scoring reads only the query's posting blobs and
-  adds them up with numpy, which measured several times faster than FTS5's `bm25()` over
-  section rows (bench/search_speed.py prints both engines' figures side by side with rank-bm25).
+  inverted index of one row per term (its section postings and title postings). A search reads
+  only the query terms' rows, in one statement, and scores them in a handful of whole-array
+  numpy calls; snippet text and each section's word pairs are prepared at index time. That is
+  several times faster than FTS5's `bm25()` over section rows, and finds the right page far more
+  often than FTS5 or tantivy over whole pages (bench/engines.py, bench/search_speed.py).
+- Scores carry a calibrated twin (score over the query's ceiling in this index and the index's
+  typical page gain) so that results of two indexes, docs and KB, can be merged on one scale.
 - Incremental: a changed file (by content hash) rewrites only its own postings; deleted files
   drop theirs.
 """
