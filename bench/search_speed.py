@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -104,8 +105,8 @@ def ours(corpus: Path, questions: list[str]) -> dict[str, Any]:
     }
 
 
-def bm25(corpus: Path, questions: list[str]) -> dict[str, Any]:
-    """rank-bm25 over whole pages: build, then get_scores + top 10 per question."""
+def _bm25_engine(corpus: Path) -> Callable[[str], None]:
+    """rank-bm25 (Okapi) over the whole raw docs and KB pages; returns its search (top 10)."""
     import re
 
     from rank_bm25 import BM25Okapi
@@ -113,7 +114,6 @@ def bm25(corpus: Path, questions: list[str]) -> dict[str, Any]:
     def words(text: str) -> list[str]:
         return re.findall(r"[a-z0-9]+", text.lower())
 
-    t = time.perf_counter()
     paths, tokens = [], []
     for sub in ("docs", "kb"):
         for p in sorted((corpus / sub).rglob("*")):
@@ -121,13 +121,24 @@ def bm25(corpus: Path, questions: list[str]) -> dict[str, Any]:
                 paths.append(p)
                 tokens.append(words(p.read_text("utf-8", errors="replace")))
     index = BM25Okapi(tokens)
+
+    def search(q: str) -> None:
+        scores = index.get_scores(words(q))
+        sorted(range(len(paths)), key=lambda i: -scores[i])[:10]
+
+    return search
+
+
+def bm25(corpus: Path, questions: list[str]) -> dict[str, Any]:
+    """rank-bm25 over whole pages: build, then get_scores + top 10 per question."""
+    t = time.perf_counter()
+    search = _bm25_engine(corpus)
     build = time.perf_counter() - t
     samples = []
     for _ in range(REPEATS):
         for q in questions:
             t = time.perf_counter()
-            scores = index.get_scores(words(q))
-            sorted(range(len(paths)), key=lambda i: -scores[i])[:10]
+            search(q)
             samples.append(time.perf_counter() - t)
     return {"cold_build_s": round(build, 3), **_percentiles(samples), "peak_rss_mb": _peak_rss_mb()}
 
@@ -135,28 +146,12 @@ def bm25(corpus: Path, questions: list[str]) -> dict[str, Any]:
 def paired(corpus: Path, questions: list[str]) -> dict[str, Any]:
     """Both engines in one process, timed question by question in alternating order."""
     import logging
-    import re
-
-    from rank_bm25 import BM25Okapi
 
     logging.disable(logging.WARNING)
     from tools.corpus import FolderCorpus, UrlRule
     from tools.kb import FolderKnowledgeBase
 
-    def words(text: str) -> list[str]:
-        return re.findall(r"[a-z0-9]+", text.lower())
-
-    paths, tokens = [], []
-    for sub in ("docs", "kb"):
-        for p in sorted((corpus / sub).rglob("*")):
-            if p.suffix in {".md", ".mdx", ".markdown"}:
-                paths.append(p)
-                tokens.append(words(p.read_text("utf-8", errors="replace")))
-    index = BM25Okapi(tokens)
-
-    def bm25_search(q: str) -> None:
-        scores = index.get_scores(words(q))
-        sorted(range(len(paths)), key=lambda i: -scores[i])[:10]
+    bm25_search = _bm25_engine(corpus)
 
     with tempfile.TemporaryDirectory(prefix="bench-paired-") as tmp:
         docs = FolderCorpus(corpus / "docs", "docs", Path(tmp), UrlRule(BASE_URL, STRIP))
