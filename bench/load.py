@@ -21,12 +21,10 @@ import argparse
 import asyncio
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,7 +35,7 @@ from langgraph_sdk import get_client
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from tests.e2e.conftest import LANGGRAPH, free_port, offline_env, private_config  # noqa: E402
+from tests.e2e.conftest import free_port, langgraph_dev  # noqa: E402
 from tests.fixtures.fake_openai import FakeOpenAI, Step  # noqa: E402
 
 ANSWER = "According to the documentation:"
@@ -65,61 +63,17 @@ def pct(values: list[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-@contextmanager
 def dev_server(
-    workdir: Path, env: dict[str, str], jobs: int, port: int | None = None
-) -> Iterator[str]:
-    """`langgraph dev` with docs_agent and the trivial baseline graph, state kept in `workdir`."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    config_path = private_config(workdir)
-    config = json.loads(config_path.read_text())
-    config["graphs"]["trivial"] = str(REPO_ROOT / "bench" / "trivial_graph.py") + ":graph"
-    config_path.write_text(json.dumps(config, indent=2))
-    port = port or free_port()
-    log = (workdir / "server.log").open("ab")
-    proc = subprocess.Popen(
-        [
-            str(LANGGRAPH),
-            "dev",
-            "--no-browser",
-            "--no-reload",
-            "--port",
-            str(port),
-            "--config",
-            str(config_path),
-            "--n-jobs-per-worker",
-            str(jobs),
-        ],
-        cwd=workdir,
-        env=offline_env(workdir.parent, env),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
+    tmp: Path, env: dict[str, str], jobs: int, port: int | None = None
+) -> AbstractContextManager[str]:
+    """`langgraph dev` with docs_agent and the trivial baseline graph, state kept under `tmp`."""
+    return langgraph_dev(
+        tmp,
+        env,
+        ["--n-jobs-per-worker", str(jobs)],
+        port=port,
+        graphs={"trivial": str(REPO_ROOT / "bench" / "trivial_graph.py") + ":graph"},
     )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                raise RuntimeError(
-                    f"langgraph dev exited:\n{(workdir / 'server.log').read_text()[-3000:]}"
-                )
-            try:
-                if httpx.get(url + "/ok", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
-        else:
-            raise RuntimeError("langgraph dev did not start")
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 async def one_run(
@@ -249,7 +203,7 @@ async def overhead_phase(url: str, runs: int) -> dict[str, Any]:
 
 
 async def restart_phase(
-    workdir: Path, env: dict[str, str], fake: FakeOpenAI, jobs: int
+    tmp: Path, env: dict[str, str], fake: FakeOpenAI, jobs: int
 ) -> dict[str, Any]:
     """Stop the server during a run, start it again on the same state, check the thread.
 
@@ -257,7 +211,7 @@ async def restart_phase(
     restart) and checks the invariants that must hold either way.
     """
     port = free_port()
-    with dev_server(workdir, env, jobs, port) as url:
+    with dev_server(tmp, env, jobs, port) as url:
         client = get_client(url=url, timeout=httpx.Timeout(60))
         thread = await client.threads.create(metadata={"bench": "restart"})
         tid = thread["thread_id"]
@@ -277,7 +231,7 @@ async def restart_phase(
         await asyncio.sleep(3)  # the run is inside the stalled model call
         status_before = (await client.runs.get(tid, cut["run_id"]))["status"]
     stop_started = time.monotonic()
-    with dev_server(workdir, env, jobs, port) as url:
+    with dev_server(tmp, env, jobs, port) as url:
         client = get_client(url=url, timeout=httpx.Timeout(90))
         cut_after = (await client.runs.get(tid, cut["run_id"]))["status"]
         try:
@@ -326,7 +280,7 @@ async def main() -> None:
             "DOCS_AGENT_MEMORY": "false",
             "DOCS_AGENT_INDEX_DIR": str(Path(tmp) / "index"),
         }
-        with dev_server(Path(tmp) / "server", env, args.jobs) as url:
+        with dev_server(Path(tmp), env, args.jobs) as url:
             await overhead_phase(url, 2)  # warm-up: index build, imports, model clients
             report["load"] = await load_phase(url, args.clients)
             report["overhead"] = await overhead_phase(url, args.overhead_runs)

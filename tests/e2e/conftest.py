@@ -67,16 +67,27 @@ def private_config(workdir: Path) -> Path:
 
 @contextmanager
 def langgraph_dev(
-    tmp: Path, extra_env: dict[str, str] | None = None, args: list[str] | None = None
+    tmp: Path,
+    extra_env: dict[str, str] | None = None,
+    args: list[str] | None = None,
+    port: int | None = None,
+    graphs: dict[str, str] | None = None,
 ) -> Iterator[str]:
     """Start `langgraph dev` on the checkout's langgraph.json and yield its URL.
 
-    The working directory is a temp folder so the server's `.langgraph_api/` state stays private.
+    The working directory is `tmp/server`, so the server's `.langgraph_api/` state stays private;
+    starting again with the same `tmp` (and `port`) restarts on the same state. `graphs` adds
+    graphs to the config (name -> "path.py:attr").
     """
-    port = free_port()
+    port = port or free_port()
     workdir = tmp / "server"
     workdir.mkdir(parents=True, exist_ok=True)
     log_path = workdir / "server.log"
+    config_path = private_config(workdir)
+    if graphs:
+        config = json.loads(config_path.read_text())
+        config["graphs"].update(graphs)
+        config_path.write_text(json.dumps(config, indent=2))
     cmd = [
         str(LANGGRAPH),
         "dev",
@@ -85,10 +96,10 @@ def langgraph_dev(
         "--port",
         str(port),
         "--config",
-        str(private_config(workdir)),
+        str(config_path),
         *(args or []),
     ]
-    with log_path.open("wb") as log:
+    with log_path.open("ab") as log:
         proc = subprocess.Popen(
             cmd,
             cwd=workdir,
@@ -99,7 +110,7 @@ def langgraph_dev(
         )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 raise RuntimeError(f"langgraph dev exited early:\n{log_path.read_text()[-4000:]}")
@@ -115,7 +126,7 @@ def langgraph_dev(
     finally:
         proc.terminate()
         try:
-            proc.wait(timeout=10)
+            proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
 
