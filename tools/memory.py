@@ -31,7 +31,7 @@ NAMESPACE = "memories"
 MAX_RECORDS = 20
 MAX_CHARS = 6000
 MAX_RECORD_CHARS = 1000
-DEV_PERMISSION = "dev_mode"  # same marker graphs/auth.py grants in dev mode
+DEV_PERMISSION = "dev_mode"  # same marker server/auth.py grants in dev mode
 ANONYMOUS = "anonymous"
 
 NO_STORE = (

@@ -39,7 +39,7 @@ def test_dockerfile_has_graphs_auth_and_ttls(tmp_path: Path) -> None:
         and "docs_agent" in envs["LANGSERVE_GRAPHS"]
     )
     assert all(spec.startswith("/deps/") for spec in envs["LANGSERVE_GRAPHS"].values())
-    assert envs["LANGGRAPH_AUTH"]["path"].endswith("/graphs/auth.py:auth")
+    assert envs["LANGGRAPH_AUTH"]["path"].endswith("/server/auth.py:auth")
     assert envs["LANGGRAPH_AUTH"]["disable_studio_auth"] is True
     assert envs["LANGGRAPH_CHECKPOINTER"]["ttl"] == config["checkpointer"]["ttl"]
     assert envs["LANGGRAPH_CHECKPOINTER"]["ttl"]["default_ttl"] == 10080  # 7 days, in minutes

@@ -1,4 +1,4 @@
-"""graphs/auth.py: credential checks and the ownership handlers, without a server."""
+"""server/auth.py: credential checks and the ownership handlers, without a server."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from langgraph_sdk import Auth
 
-from graphs import auth as A
+from server import auth as A
 
 SECRET = "unit-secret-0123456789-0123456789-abcdef"
 AUD = "docs-agent"

@@ -161,10 +161,23 @@ else:
 auth = Auth()
 
 
+def authorization_header(headers: Mapping[Any, Any] | None) -> str | None:
+    """The `Authorization` value from a headers mapping with str or bytes keys and values.
+
+    langgraph-api passes `dict[bytes, bytes]`; Aegra passes a `str` mapping as the first
+    positional argument. Reading the mapping ourselves makes one handler serve both.
+    """
+    for key, value in (headers or {}).items():
+        name = key.decode("latin-1") if isinstance(key, bytes) else str(key)
+        if name.lower() == "authorization":
+            return value.decode("latin-1") if isinstance(value, bytes) else str(value)
+    return None
+
+
 @auth.authenticate
-async def authenticate(authorization: str | None) -> dict[str, Any]:
-    """Server hook: resolve the caller from the `Authorization` header."""
-    return await resolve_user(authorization, CONFIG)
+async def authenticate(headers: Mapping[Any, Any] | None) -> dict[str, Any]:
+    """Server hook: resolve the caller from the request's `Authorization` header."""
+    return await resolve_user(authorization_header(headers), CONFIG)
 
 
 def _is_dev(ctx: Auth.types.AuthContext) -> bool:
