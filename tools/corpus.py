@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools.mdx import Page, parse_markdown
-from tools.search_index import Document, Hit, SearchIndex, SourceFile, SyncStats, index_path
+from tools.search import Document, Hit, SearchIndex, SourceFile, SyncStats, index_path
 from tools.settings import REPO_ROOT
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from tools.corpus import FolderCorpus, UrlRule
-from tools.search_index import SyncStats
+from tools.search import SyncStats
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from tools.corpus import FolderCorpus, UrlRule, repo_prefix
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 from tools.render import render_document
-from tools.search_index import Document, Hit
+from tools.search import Document, Hit
 from tools.settings import SourceSettings
 
 MAX_ARTICLES_PER_CALL = 5
