@@ -92,15 +92,23 @@ class FolderCorpus:
                 d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
             )
             for name in sorted(filenames):
-                if not name.endswith(SUFFIXES):
+                if not name.endswith(SUFFIXES) or name.startswith("."):
                     continue
                 full = os.path.join(dirpath, name)
+                # A linked page is served only when it stays inside the folder: every user can
+                # read every indexed page, so a link must not pull in a file from elsewhere.
+                if os.path.islink(full) and not self._inside(full):
+                    log.warning("skipped %s: a link out of %s", full, self.root)
+                    continue
                 rel = os.path.relpath(full, self.root).replace(os.sep, "/")
                 st = os.stat(full)
                 key = self.key_for(rel)
                 self._paths[key] = rel
                 out.append(SourceFile(key, st.st_mtime, st.st_size))
         return out
+
+    def _inside(self, path: str) -> bool:
+        return Path(os.path.realpath(path)).is_relative_to(Path(os.path.realpath(self.root)))
 
     def rel_path(self, key: str) -> str | None:
         """The file (relative to the root) behind a key, once the corpus has been listed."""
