@@ -367,7 +367,7 @@ async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
     """
     if _is_dev(ctx):
         return None
-    if ctx.resource == "threads" and ctx.action == "create":
+    if ctx.resource == "threads" and ctx.action in ("create", "create_run"):
         refuse_existence_probe(value)
     if ctx.action in ("create", "update", "create_run"):
         stamp_owner(value, ctx.user.identity)
@@ -375,19 +375,27 @@ async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
 
 
 def refuse_existence_probe(value: Any) -> None:
-    """Refuse `if_exists="do_nothing"` on thread creation, whatever the id.
+    """Refuse the two options whose answers tell whether another user holds a thread id.
 
-    The server answers it with the existing thread (yours), 409 (someone else's) or a new thread
-    (unused), which tells a caller whether another user holds an id. Without it every taken id
-    answers the same plain 409, and the handler cannot see which ids exist, so it refuses the
-    option itself rather than some of its uses.
+    `threads.create` with `if_exists="do_nothing"` answers with the thread (yours), 409 (someone
+    else's) or a new thread (unused); a run on a chosen id with `if_not_exists="create"` answers
+    404 (someone else's) or creates it (unused). The handler cannot see which ids exist, so it
+    refuses the options themselves, whatever the id: every taken id then answers a plain 409 on
+    create and 404 on a run. Stateless runs (no thread id here) are not affected.
     """
-    if isinstance(value, dict) and value.get("if_exists") == "do_nothing":
-        raise Auth.exceptions.HTTPException(
-            status_code=422,
-            detail="if_exists='do_nothing' is not accepted with auth on; create the thread "
-            "without it and treat 409 as 'this id is taken'.",
-        )
+    if not isinstance(value, dict):
+        return
+    if value.get("if_exists") == "do_nothing":
+        option = "if_exists='do_nothing'"
+        advice = "create the thread without it and treat 409 as 'this id is taken'"
+    elif value.get("if_not_exists") == "create" and value.get("thread_id") is not None:
+        option = "if_not_exists='create'"
+        advice = "create the thread first (POST /threads), then run on it"
+    else:
+        return
+    raise Auth.exceptions.HTTPException(
+        status_code=422, detail=f"{option} is not accepted with auth on; {advice}."
+    )
 
 
 # The deployment's own assistants (one per graph in langgraph.json) are made by the server.

@@ -275,6 +275,14 @@ def test_thread_ids_of_others_are_not_confirmed(victim: Victim) -> None:
     }  # a plain conflict, the same for your id and someone else's
     assert [r.status_code for r in taken.values()] == [409, 409]
     assert taken[alices].text.replace(alices, "ID") == taken[bobs].text.replace(bobs, "ID")
+    run = {
+        "assistant_id": "docs_agent",
+        "input": {"messages": [{"role": "user", "content": "hi"}]},
+        "if_not_exists": "create",
+    }
+    on_run = {tid: b.post(f"/threads/{tid}/runs", json=run) for tid in (alices, unused)}
+    assert [r.status_code for r in on_run.values()] == [422, 422], [r.text for r in on_run.values()]
+    assert b.post("/runs/wait", json=run).status_code == 200  # stateless runs still work
     assert a.get(f"/threads/{alices}").status_code == 200  # nothing of alice's changed
 
 

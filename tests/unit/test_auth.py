@@ -230,6 +230,14 @@ async def test_owner_stamped_and_filtered() -> None:
     assert await A.owner_only(
         ctx("bob", "threads", "create"), {"thread_id": "x", "if_exists": "raise"}
     ) == {"user_id": "bob"}
+    with pytest.raises(Auth.exceptions.HTTPException) as exc:
+        await A.owner_only(
+            ctx("bob", "threads", "create_run"), {"thread_id": "x", "if_not_exists": "create"}
+        )
+    assert exc.value.status_code == 422
+    # Stateless runs (the server picks a temporary thread) keep working.
+    stateless = {"thread_id": None, "if_not_exists": "create"}
+    assert await A.owner_only(ctx("bob", "threads", "create_run"), stateless) == {"user_id": "bob"}
     dev_value = {"metadata": {"user_id": "mallory"}}
     assert await A.owner_only(ctx(A.DEV_IDENTITY, "threads", "create", dev=True), dev_value) is None
     assert dev_value["metadata"]["user_id"] == "mallory"
