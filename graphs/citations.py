@@ -8,7 +8,8 @@ Three kinds of citation are recognised:
   and `1 ≤ start ≤ end ≤` its line count.
 
 A reversed range is swapped, an end past the file is clamped to its last line; anything else that
-does not verify (a missing page, article or file, a start past the end of the file) is removed. The
+does not verify (a missing page, article or file, a start past the end of the file) is removed.
+Code blocks and `>` quotes are quoted source text, not citations, and are left as written. The
 counts come back in a `CitationReport` that the graph stores in state. Hand-written because no
 library checks citations against *these* sources; the checks reuse the tools' own backends.
 
@@ -40,7 +41,8 @@ CODE_RE = re.compile(
 URL_RE = re.compile(r"https?://[^\s)\]>`'\"]+")
 MD_LINK_RE = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<url>https?://[^)\s]+)\)")
 KB_RE = re.compile(r"\bKB (?P<id>\w[\w./-]*)")
-FENCE_RE = re.compile(r"(^```.*?^```[^\n]*$)", re.M | re.S)
+# Quoted source text — code blocks and `>` quote lines — is the source's, not a citation.
+QUOTED_RE = re.compile(r"(^```.*?^```[^\n]*$|^>[^\n]*$)", re.M | re.S)
 DOC_PATH_RE = re.compile(r"(?<![\w/.:-])(?P<path>docs/[\w./-]+\.mdx?)\b")
 
 
@@ -193,8 +195,8 @@ class CitationChecker:
             view._read = read
             return view.check(text)
         report = CitationReport()
-        # Code blocks are quoted source, not citations: a URL inside one is left alone.
-        parts = FENCE_RE.split(text)
+        # Code blocks and quotes are source text, not citations: a URL inside one is left alone.
+        parts = QUOTED_RE.split(text)
         for i in range(0, len(parts), 2):
             part = self._check_code(parts[i], report)
             part = self._check_kb(part, report)
@@ -319,8 +321,8 @@ def _tidy(text: str) -> str:
 
 
 def extract_citations(text: str) -> dict[str, list[str]]:
-    """Every citation in `text` outside code blocks, by kind, without checking them."""
-    text = FENCE_RE.sub("", text)
+    """Every citation in `text` outside code blocks and quotes, by kind, without checking them."""
+    text = QUOTED_RE.sub("", text)
     return {
         "code": [m.group(0) for m in CODE_RE.finditer(text)],
         "kb": [m.group("id") for m in KB_RE.finditer(text)],
@@ -329,6 +331,16 @@ def extract_citations(text: str) -> dict[str, list[str]]:
         ],
         "doc_paths": [m.group("path") for m in DOC_PATH_RE.finditer(text)],
     }
+
+
+def cited_sources(text: str, *, doc_paths: bool = False) -> list[str]:
+    """The citations in a text, code first, then KB articles, then URLs (each once, in order).
+
+    `doc_paths` adds bare `docs/….md` page paths (a docs folder served without a base URL).
+    """
+    cites = extract_citations(text)
+    found = cites["code"] + [f"KB {k}" for k in cites["kb"]] + cites["urls"]
+    return list(dict.fromkeys(found + (cites["doc_paths"] if doc_paths else [])))
 
 
 def lazy_checker(

@@ -23,7 +23,7 @@ from langgraph.graph.message import add_messages
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
-from graphs.citations import extract_citations, read_sources
+from graphs.citations import cited_sources, read_sources
 from graphs.context import Context
 from graphs.messages import current_turn
 from graphs.middleware.model_choice import ContextModelMiddleware
@@ -105,13 +105,6 @@ def condense_findings(text: str, limit: int = MAX_FINDINGS_WORDS) -> str:
         kept.append("```")
     out = "\n".join(kept).strip()
     return out if len(kept) == len(lines) else out + "\n[findings cut at ~400 words]"
-
-
-def cited_sources(findings: str) -> list[str]:
-    """The citations in findings, code first, then KB articles, then URLs (each once)."""
-    cites = extract_citations(findings)
-    found = cites["code"] + [f"KB {k}" for k in cites["kb"]] + cites["urls"]
-    return list(dict.fromkeys(found))
 
 
 def build_researcher(spec: Researcher, tools: Sequence[BaseTool]) -> Any:

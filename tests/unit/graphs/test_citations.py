@@ -105,3 +105,54 @@ def test_url_in_inline_code_is_not_a_citation(checker: CitationChecker) -> None:
     out, report = checker.check(text)
     assert "`http://127.0.0.1:8123/docs`" in out and "example.invalid" not in out
     assert report.checked == 1 and report.removed == 1
+
+
+def test_quoted_source_text_is_not_taken_for_citations(checker: CitationChecker) -> None:
+    answer = (
+        "**Install › Keys** — docs/install.md\n"
+        "> Find your key at https://platform.example.invalid/account/api-keys.\n"
+        "See https://docs.example.invalid/made-up for more."
+    )
+    text, report = checker.check(answer)
+    assert "> Find your key at https://platform.example.invalid/account/api-keys." in text
+    assert "made-up" not in text and report.removed == 1
+    assert extract_citations(answer)["urls"] == ["https://docs.example.invalid/made-up"]
+
+
+def test_what_the_turn_read_verifies_without_a_backend_lookup(checker: CitationChecker) -> None:
+    from langchain_core.messages import ToolMessage
+
+    from graphs.citations import read_sources
+
+    read = read_sources(
+        [
+            ToolMessage(
+                "(page)",
+                tool_call_id="1",
+                name="get_doc_page",
+                artifact={"url": "https://x.invalid/p"},
+            ),
+            ToolMessage(
+                "(code)",
+                tool_call_id="2",
+                name="read_code_file",
+                artifact={"file": "other/src/mod.py", "start": 1, "end": 5, "total": 40},
+            ),
+            ToolMessage(
+                "(err)",
+                tool_call_id="3",
+                name="get_doc_page",
+                status="error",
+                artifact={"url": "https://y.invalid"},
+            ),
+        ]
+    )
+    assert read.pages == {"https://x.invalid/p"} and read.files == {"other/src/mod.py": 40}
+    text = "See https://x.invalid/p#intro and `other/src/mod.py:30-50`; not https://y.invalid."
+    out, report = checker.check(text, read)
+    assert "https://x.invalid/p#intro" in out and "other/src/mod.py:30-40" in out
+    assert "y.invalid" not in out
+    assert (report.valid, report.fixed, report.removed) == (1, 1, 1)
+    # Without the turn's reads the same page and file are unknown to the backends.
+    _, alone = checker.check(text)
+    assert alone.removed == 3

@@ -62,3 +62,31 @@ def test_openai_base_url_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     model = load_chat_model("openai:unit-test-model")
     assert "127.0.0.1:9" in str(model.openai_api_base)
+
+
+def test_settings_table_covers_every_field_and_keeps_defaults_on_bad_values() -> None:
+    import dataclasses
+
+    from graphs.settings import ENV, AgentSettings
+
+    assert [f.name for f in dataclasses.fields(AgentSettings)] == list(ENV)
+    defaults = AgentSettings()
+    assert AgentSettings.from_env({}) == defaults
+    bad = AgentSettings.from_env({"DOCS_AGENT_MAX_MODEL_CALLS": "many", "DOCS_AGENT_LANGUAGE": " "})
+    assert bad.max_model_calls == 8 and bad.language == "auto"
+    parsed = AgentSettings.from_env(
+        {
+            "DOCS_AGENT_GUARDRAILS": "off",
+            "DOCS_AGENT_GUARDRAILS_ALLOW": "Foo, bar",
+            "OPENAI_API_KEY": "k",
+        }
+    )
+    assert parsed.guardrails is False and parsed.guardrails_allow == ("foo", "bar")
+    assert parsed.default_model == "openai:gpt-4.1-mini"
+
+
+def test_model_field_is_marked_for_studios_model_picker() -> None:
+    import dataclasses
+
+    model = next(f for f in dataclasses.fields(Context) if f.name == "model")
+    assert model.metadata["__template_metadata__"] == {"kind": "llm"}

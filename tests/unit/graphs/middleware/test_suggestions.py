@@ -168,18 +168,18 @@ def _cited_answer() -> str:
 
 
 @pytest.mark.parametrize(
-    ("question", "start"),
+    ("question", "lang", "start"),
     [
-        ("How do I stream tokens?", "Tell me more about"),
-        ("Как стримить токены?", "Расскажи подробнее"),
-        ("Jak przesyłać tokeny strumieniowo?", "Powiedz mi więcej"),
-        ("Come posso trasmettere i token?", "Dimmi di più"),
+        ("How do I stream tokens?", "en", "Tell me more about"),
+        ("Как стримить токены?", "ru", "Расскажи подробнее"),
+        ("Jak przesyłać tokeny strumieniowo?", "pl", "Powiedz mi więcej"),
+        ("Come posso trasmettere i token?", "it", "Dimmi di più"),
     ],
 )
 def test_offline_suggestions_come_from_cited_headings_in_users_language(
-    question: str, start: str
+    question: str, lang: str, start: str
 ) -> None:
-    assert detect_language(question) in {"en", "ru", "pl", "it"}
+    assert detect_language(question) == lang
     conv = [HumanMessage(content=question), AIMessage(content=_cited_answer())]
     reply = OfflineChatModel().invoke(
         [SystemMessage(content=suggestions_prompt(3)), HumanMessage(content=transcript(conv))]
