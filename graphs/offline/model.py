@@ -125,50 +125,45 @@ class OfflineChatModel(BaseChatModel):
             )
         return calls
 
+    def _hits(self, results: dict[str | None, ToolMessage], search: str, read: str) -> list[Any]:
+        """A search's artifact hits, when there are any and the tool that reads them is bound."""
+        msg = results.get(search)
+        if msg is None or not isinstance(msg.artifact, list) or not self._has(read):
+            return []
+        return msg.artifact
+
+    @staticmethod
+    def _page_call(hit: dict[str, Any], lang: str) -> dict[str, Any]:
+        """Read one search_docs hit in full."""
+        return {
+            "name": "get_doc_page",
+            "args": {
+                "url_or_path": hit["url"],
+                "section": None,
+                "feedback_to_user": f"{phrase('read_page', lang)}: {hit['title']}",
+            },
+        }
+
     def _read_calls(
         self, results: dict[str | None, ToolMessage], lang: str
     ) -> list[dict[str, Any]]:
+        """The best page, the two best articles and the best code match, each read once."""
         calls = []
-        docs = results.get("search_docs")
-        if (
-            docs is not None
-            and isinstance(docs.artifact, list)
-            and docs.artifact
-            and self._has("get_doc_page")
-        ):
-            top = docs.artifact[0]
-            calls.append(
-                {
-                    "name": "get_doc_page",
-                    "args": {
-                        "url_or_path": top["url"],
-                        "section": None,
-                        "feedback_to_user": f"{phrase('read_page', lang)}: {top['title']}",
-                    },
-                }
-            )
-        kb = results.get("search_support_articles")
-        if (
-            kb is not None
-            and isinstance(kb.artifact, list)
-            and kb.artifact
-            and self._has("get_article_content")
-        ):
-            ids = [a["id"] for a in kb.artifact[:2]]
+        pages = self._hits(results, "search_docs", "get_doc_page")
+        if pages:
+            calls.append(self._page_call(pages[0], lang))
+        articles = self._hits(results, "search_support_articles", "get_article_content")
+        if articles:
+            ids = [a["id"] for a in articles[:2]]
             calls.append(
                 {
                     "name": "get_article_content",
                     "args": {"article_ids": ids, "feedback_to_user": phrase("read_kb", lang)},
                 }
             )
-        code = results.get("search_code")
-        if (
-            code is not None
-            and isinstance(code.artifact, list)
-            and code.artifact
-            and self._has("read_code_file")
-        ):
-            top = code.artifact[0]
+        files = self._hits(results, "search_code", "read_code_file")
+        if files:
+            top = files[0]
             line = top["lines"][0] if top.get("lines") else 1
             calls.append(
                 {

@@ -63,24 +63,9 @@ class OfflineResearcherModel(OfflineChatModel):
     ) -> list[dict[str, Any]]:
         """The base reads, plus the second-best docs page: one page rarely settles a question."""
         calls = super()._read_calls(results, lang)
-        docs = results.get("search_docs")
-        if (
-            docs is not None
-            and isinstance(docs.artifact, list)
-            and len(docs.artifact) > 1
-            and self._has("get_doc_page")
-        ):
-            second = docs.artifact[1]
-            calls.append(
-                {
-                    "name": "get_doc_page",
-                    "args": {
-                        "url_or_path": second["url"],
-                        "section": None,
-                        "feedback_to_user": f"{phrase('read_page', lang)}: {second['title']}",
-                    },
-                }
-            )
+        pages = self._hits(results, "search_docs", "get_doc_page")
+        if len(pages) > 1:
+            calls.append(self._page_call(pages[1], lang))
         return calls
 
     def _fallback_search(self, question: str) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""tools/memory.py and graphs/memory_prompt.py through a real create_agent loop with a scripted model."""
+"""tools/memory.py and graphs/middleware/memory_prompt.py through a real create_agent loop with a scripted model."""
 
 from __future__ import annotations
 

@@ -101,7 +101,7 @@ def test_chunk_is_an_ai_message_by_type() -> None:
 def test_non_ai_last_message_is_left_alone(caplog: pytest.LogCaptureFixture) -> None:
     model = ScriptedChatModel([AIMessage(content=json.dumps(GOOD))])
     state = {"messages": [HumanMessage(content="q"), ToolMessage(content="x", tool_call_id="c1")]}
-    with caplog.at_level(logging.WARNING, logger="graphs.suggests"):
+    with caplog.at_level(logging.WARNING, logger="graphs.middleware.suggestions"):
         assert SuggestionsMiddleware(model=model).after_agent(state, _runtime()) is None  # type: ignore[arg-type]
     assert model.calls == 0
     assert "not a final AI answer" in caplog.text
@@ -131,7 +131,7 @@ def test_failure_keeps_answer_intact(model: Any, caplog: pytest.LogCaptureFixtur
         middleware=[SuggestionsMiddleware(model=model)],
         context_schema=Context,
     )
-    with caplog.at_level(logging.WARNING, logger="graphs.suggests"):
+    with caplog.at_level(logging.WARNING, logger="graphs.middleware.suggestions"):
         out = agent.invoke({"messages": [HumanMessage(content="q")]}, context=Context())
     last = out["messages"][-1]
     assert last.content == "Final answer." and "suggests" not in last.additional_kwargs
