@@ -13,14 +13,12 @@ Offline, `graphs.offline.roles` plays the orchestrator and the researchers by ru
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from langchain.agents import create_agent
 from langchain.agents.middleware import AgentMiddleware
 from langchain_core.tools import BaseTool
-from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from graphs.citations import CitationChecker, lazy_checker
 from graphs.context import Context
@@ -31,7 +29,7 @@ from graphs.middleware.offline_role import OfflineRole
 from graphs.models import announce_model, load_chat_model
 from graphs.offline.roles import OfflineOrchestratorModel
 from graphs.prompts import ORCHESTRATOR_PROMPT
-from graphs.researchers import RESEARCHERS, build_researcher, make_ask_tool
+from graphs.researchers import ask_tools
 from tools import Sources, create_code_group, create_docs_group, create_kb_group, load_sources
 
 RECURSION_LIMIT = 40
@@ -56,26 +54,18 @@ def build_deep_agent(
             "kb": create_kb_group(sources),
             "code": create_code_group(sources),
         }
-    asks = [
-        make_ask_tool(spec, build_researcher(spec, tools[spec.kind]))
-        for spec in RESEARCHERS
-        if tools.get(spec.kind)
-    ]
-    overhead = len(ORCHESTRATOR_PROMPT) + sum(
-        len(json.dumps(convert_to_openai_tool(t))) for t in asks
-    )
+    asks = ask_tools(tools)
     stack = shared_middleware() if middleware is None else middleware
     agent = create_agent(
-        model=load_chat_model(
-            "offline"
-        ),  # placeholder: ContextModelMiddleware picks the run's model
+        # A placeholder: ContextModelMiddleware picks the run's model.
+        model=load_chat_model("offline"),
         tools=asks,
         system_prompt=ORCHESTRATOR_PROMPT,
         middleware=[
             *stack,
             OfflineRole(lambda m: OfflineOrchestratorModel(language=m.language)),
             CitationCheckMiddleware(lazy_checker(sources, checker)),
-            ContextEconomyMiddleware(overhead),
+            ContextEconomyMiddleware.for_prompt(ORCHESTRATOR_PROMPT, asks),
         ],
         context_schema=Context,
         checkpointer=checkpointer,  # None on the platform: the server provides it

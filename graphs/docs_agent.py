@@ -41,9 +41,8 @@ def build_docs_agent(
         tools = create_all_tools(sources)
     stack = shared_middleware() if middleware is None else middleware
     agent = create_agent(
-        model=load_chat_model(
-            "offline"
-        ),  # placeholder: ContextModelMiddleware picks the run's model
+        # A placeholder: ContextModelMiddleware picks the run's model.
+        model=load_chat_model("offline"),
         tools=list(tools),
         system_prompt=SYSTEM_PROMPT,
         middleware=[*stack, CitationCheckMiddleware(lazy_checker(sources, checker))],

@@ -8,7 +8,7 @@ open_deep_research — so raw search output never reaches the orchestrator's con
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, NotRequired
 
@@ -115,9 +115,8 @@ def build_researcher(spec: Researcher, tools: Sequence[BaseTool]) -> Any:
         OfflineRole(lambda m: OfflineResearcherModel(language=m.language, kind=spec.kind)),
     ]
     agent = create_agent(
-        model=load_chat_model(
-            "offline"
-        ),  # placeholder: ContextModelMiddleware picks the run's model
+        # A placeholder: ContextModelMiddleware picks the run's model.
+        model=load_chat_model("offline"),
         tools=list(tools),
         system_prompt=spec.prompt,
         middleware=middleware,
@@ -203,3 +202,12 @@ def make_ask_tool(spec: Researcher, researcher: Any) -> BaseTool:
         args_schema=AskArgs,
         response_format="content_and_artifact",
     )
+
+
+def ask_tools(tools: Mapping[str, Sequence[BaseTool]]) -> list[BaseTool]:
+    """One `ask_<researcher>` tool per researcher whose tool group (by kind) is not empty."""
+    return [
+        make_ask_tool(spec, build_researcher(spec, tools[spec.kind]))
+        for spec in RESEARCHERS
+        if tools.get(spec.kind)
+    ]

@@ -8,12 +8,15 @@ are estimated as characters / 4.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Annotated, Any, NotRequired
 
 from langchain.agents import AgentState
 from langchain.agents.middleware import AgentMiddleware
 from langchain.agents.middleware.types import PrivateStateAttr
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.tools import BaseTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.runtime import Runtime
 
 from graphs.messages import current_turn
@@ -47,6 +50,11 @@ class ContextEconomyMiddleware(AgentMiddleware[ContextEconomyState, Any]):
         """`overhead_chars`: the system prompt and tool schemas sent with every call."""
         super().__init__()
         self.overhead_chars = overhead_chars
+
+    @classmethod
+    def for_prompt(cls, prompt: str, tools: Sequence[BaseTool]) -> ContextEconomyMiddleware:
+        """The middleware for an agent with this system prompt and these tools (OpenAI format)."""
+        return cls(len(prompt) + sum(len(json.dumps(convert_to_openai_tool(t))) for t in tools))
 
     def after_agent(
         self, state: ContextEconomyState, runtime: Runtime[Any]
