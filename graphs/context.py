@@ -2,14 +2,14 @@
 
 Unset fields take the deployment's defaults (`graphs.settings`, read from the environment once),
 so a deployment configures defaults once and a client or Studio overrides them per run
-(`context={...}`). Field metadata drives Studio's form; `model` is marked as an LLM picker
-(`__template_metadata__`, as langchain-ai/react-agent does).
+(`context={...}`). Field metadata drives Studio's form; `model` is annotated as an LLM picker
+(`Annotated[str, {"__template_metadata__": {"kind": "llm"}}]`, as langchain-ai/react-agent does).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Annotated, Any
 
 from graphs.settings import load_settings
 
@@ -23,13 +23,12 @@ def default_model() -> str:
 class Context:
     """Per-run settings of docs_agent and deep_agent."""
 
-    model: str = field(
+    model: Annotated[str, {"__template_metadata__": {"kind": "llm"}}] = field(
         default="",
         metadata={
             "description": "Chat model as provider:model (e.g. openai:gpt-4.1-mini, "
             "anthropic:claude-sonnet-4-5) or 'offline' for the built-in extractive model. "
-            "Default: DOCS_AGENT_MODEL, else OpenAI when OPENAI_API_KEY is set, else offline.",
-            "__template_metadata__": {"kind": "llm"},
+            "Default: DOCS_AGENT_MODEL, else OpenAI when OPENAI_API_KEY is set, else offline."
         },
     )
     fallback_models: str = field(

@@ -86,7 +86,8 @@ def test_settings_table_covers_every_field_and_keeps_defaults_on_bad_values() ->
 
 
 def test_model_field_is_marked_for_studios_model_picker() -> None:
-    import dataclasses
+    import typing
 
-    model = next(f for f in dataclasses.fields(Context) if f.name == "model")
-    assert model.metadata["__template_metadata__"] == {"kind": "llm"}
+    hint = typing.get_type_hints(Context, include_extras=True)["model"]
+    assert typing.get_origin(hint) is typing.Annotated
+    assert typing.get_args(hint) == (str, {"__template_metadata__": {"kind": "llm"}})
