@@ -84,45 +84,44 @@ class OfflineChatModel(BaseChatModel):
     def _has(self, name: str) -> bool:
         return name in self.tool_names
 
+    @staticmethod
+    def _docs_search(query: str, feedback: str) -> dict[str, Any]:
+        return {
+            "name": "search_docs",
+            "args": {"query": query, "limit": 5, "feedback_to_user": feedback},
+        }
+
+    @staticmethod
+    def _kb_search(query: str, feedback: str) -> dict[str, Any]:
+        return {
+            "name": "search_support_articles",
+            "args": {
+                "query": query,
+                "collections": "all",
+                "limit": 10,
+                "feedback_to_user": feedback,
+            },
+        }
+
+    @staticmethod
+    def _code_search(pattern: str, feedback: str) -> dict[str, Any]:
+        return {
+            "name": "search_code",
+            "args": {"pattern": pattern, "path": None, "feedback_to_user": feedback},
+        }
+
     def _search_calls(self, question: str, lang: str) -> list[dict[str, Any]]:
+        """Docs and KB searches with the question; a code search when it points at code."""
         query = question.strip()[:500]
         calls = []
         if self._has("search_docs"):
-            calls.append(
-                {
-                    "name": "search_docs",
-                    "args": {
-                        "query": query,
-                        "limit": 5,
-                        "feedback_to_user": phrase("search_docs", lang),
-                    },
-                }
-            )
+            calls.append(self._docs_search(query, phrase("search_docs", lang)))
         if self._has("search_support_articles"):
-            calls.append(
-                {
-                    "name": "search_support_articles",
-                    "args": {
-                        "query": query,
-                        "collections": "all",
-                        "limit": 10,
-                        "feedback_to_user": phrase("search_kb", lang),
-                    },
-                }
-            )
+            calls.append(self._kb_search(query, phrase("search_kb", lang)))
         code = _code_step(question) if self._has("search_code") else None
         if code:
             pattern, label = code
-            calls.append(
-                {
-                    "name": "search_code",
-                    "args": {
-                        "pattern": pattern,
-                        "path": None,
-                        "feedback_to_user": f"{phrase('search_code', lang)} {label}",
-                    },
-                }
-            )
+            calls.append(self._code_search(pattern, f"{phrase('search_code', lang)} {label}"))
         return calls
 
     def _hits(self, results: dict[str | None, ToolMessage], search: str, read: str) -> list[Any]:

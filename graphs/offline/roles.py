@@ -77,16 +77,8 @@ class OfflineResearcherModel(OfflineChatModel):
         )
         if not terms:
             return []
-        return [
-            {
-                "name": "search_code",
-                "args": {
-                    "pattern": rf"^\s*(class|def) \w*{re.escape(terms[0][:8])}",
-                    "path": None,
-                    "feedback_to_user": f"Searching the code for {terms[0]}",
-                },
-            }
-        ]
+        pattern = rf"^\s*(class|def) \w*{re.escape(terms[0][:8])}"
+        return [self._code_search(pattern, f"Searching the code for {terms[0]}")]
 
     def _refined_search(self, question: str) -> list[dict[str, Any]]:
         """The first search found nothing: search again with the three strongest terms only."""
@@ -95,28 +87,9 @@ class OfflineResearcherModel(OfflineChatModel):
             return []
         query = " ".join(terms)
         if self._has("search_docs"):
-            return [
-                {
-                    "name": "search_docs",
-                    "args": {
-                        "query": query,
-                        "limit": 5,
-                        "feedback_to_user": f"Searching again: {query}",
-                    },
-                }
-            ]
+            return [self._docs_search(query, f"Searching again: {query}")]
         if self._has("search_support_articles"):
-            return [
-                {
-                    "name": "search_support_articles",
-                    "args": {
-                        "query": query,
-                        "collections": "all",
-                        "limit": 10,
-                        "feedback_to_user": f"Searching again: {query}",
-                    },
-                }
-            ]
+            return [self._kb_search(query, f"Searching again: {query}")]
         if self._has("search_code") and identifiers_in(question):
             return []
         return self._fallback_search(" ".join(terms[1:])) if len(terms) > 1 else []
