@@ -232,7 +232,7 @@ class GuardrailsMiddleware(AgentMiddleware):
         if not text or model is None:
             return update
         try:
-            answer: str | None = str(model.invoke(self._prompt(text)).content)
+            answer: str | None = model.invoke(self._prompt(text)).text
         except Exception as exc:  # noqa: BLE001 — the rules decide when the classifier fails
             log.warning("guardrails classifier failed (%s); allowing the question", exc)
             answer = None
@@ -247,7 +247,7 @@ class GuardrailsMiddleware(AgentMiddleware):
         if not text or model is None:
             return update
         try:
-            answer: str | None = str((await model.ainvoke(self._prompt(text))).content)
+            answer: str | None = (await model.ainvoke(self._prompt(text))).text
         except Exception as exc:  # noqa: BLE001 — the rules decide when the classifier fails
             log.warning("guardrails classifier failed (%s); allowing the question", exc)
             answer = None

@@ -217,3 +217,34 @@ def test_code_pattern_takes_names_from_the_answering_pages(tmp_path, index_dir) 
     )
     assert names[0] == "GraphRecursionError"
     assert "GraphRecursionError" in pattern
+
+
+def test_read_code_file_artifact_holds_the_lines_it_shows(tmp_path: Path) -> None:
+    from tools.code import create_code_tools
+    from tools.code_roots import parse_roots
+
+    (tmp_path / "m.py").write_text("".join(f"line {i}\n" for i in range(1, 31)))
+    read = {t.name: t for t in create_code_tools(parse_roots((f"app={tmp_path}",)))}[
+        "read_code_file"
+    ]
+    msg = read.invoke(
+        {
+            "name": "read_code_file",
+            "args": {
+                "file_path": "app/m.py",
+                "start_line": 5,
+                "num_lines": 3,
+                "feedback_to_user": "",
+            },
+            "id": "c1",
+            "type": "tool_call",
+        }
+    )
+    assert msg.artifact == {
+        "file": "app/m.py",
+        "start": 5,
+        "end": 7,
+        "total": 30,
+        "lines": ["line 5", "line 6", "line 7"],
+    }
+    assert "5 | line 5" in msg.content and "7 | line 7" in msg.content

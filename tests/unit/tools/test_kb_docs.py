@@ -184,3 +184,60 @@ def test_html_to_markdown() -> None:
     assert "1. one" in md and "```\na = 1\n  b\n```" in md and "p{}" not in md
     assert html_to_markdown("") == "" and "text" in html_to_markdown("<p>text<b>unclosed")
     assert json.dumps(html_to_markdown("&lt;tag&gt; &amp;")) == json.dumps("<tag> &")
+
+
+def _artifact(tool, **args):
+    """The ToolMessage a tool call returns: the text the model reads and the artifact beside it."""
+    call_ = {
+        "name": tool.name,
+        "args": {"feedback_to_user": "", **args},
+        "id": "c1",
+        "type": "tool_call",
+    }
+    return tool.invoke(call_)
+
+
+def test_get_doc_page_returns_the_sections_it_shows_as_an_artifact(docs_tools: dict) -> None:
+    msg = _artifact(docs_tools["get_doc_page"], url_or_path="https://d.example/big")
+    art = msg.artifact
+    assert art["url"] == "https://d.example/big" and art["title"] == "Big page"
+    shown = art["sections"]
+    assert shown[0] == {"heading": "", "level": 0, "anchor": "", "text": "Intro about quokkas."}
+    for s in shown[1:]:
+        assert f"## {s['heading']}" in msg.content and s["anchor"] == s["heading"].lower().replace(
+            " ", "-"
+        )
+        assert s["text"][:200] in msg.content
+    # Sections the page cut left out are not in the artifact either.
+    assert len(shown) < 13 and "Sections left out" in msg.content
+    left_out = msg.content.rsplit("Sections left out: ", 1)[1]
+    assert all(s["heading"] not in left_out.split("; ") for s in shown[1:])
+    one = _artifact(
+        docs_tools["get_doc_page"], url_or_path="https://d.example/small", section="Setup"
+    )
+    assert [s["heading"] for s in one.artifact["sections"]] == ["Setup"]
+    missing = _artifact(
+        docs_tools["get_doc_page"], url_or_path="https://d.example/small", section="Nope"
+    )
+    assert missing.artifact["sections"] == [] and "No section 'Nope'" in missing.content
+
+
+def test_get_article_content_returns_each_articles_sections(
+    tmp_path: Path, index_dir: Path
+) -> None:
+    root = tmp_path / "kb"
+    (root / "errors").mkdir(parents=True)
+    (root / "errors" / "port.md").write_text(
+        "# Port busy\n\n## Fix\n\nStop the other server first.\n"
+    )
+    tools = {t.name: t for t in create_kb_tools(FolderKnowledgeBase(root, index_dir))}
+    msg = _artifact(tools["get_article_content"], article_ids=["errors/port", "nope"])
+    [article] = msg.artifact
+    assert article["id"] == "errors/port" and article["title"] == "Port busy"
+    assert {
+        "heading": "Fix",
+        "level": 2,
+        "anchor": "fix",
+        "text": "Stop the other server first.",
+    } in article["sections"]
+    assert "Unknown article id(s): nope." in msg.content
