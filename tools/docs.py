@@ -7,9 +7,10 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
+from tools.artifacts import PageArtifact
 from tools.corpus import FolderCorpus, UrlRule, repo_prefix
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
-from tools.render import render_document, render_hits
+from tools.render import render_document_parts, render_hits
 from tools.settings import SourceSettings
 
 MAX_RESULTS = 20
@@ -68,7 +69,7 @@ def create_docs_tools(corpus: Any) -> list[BaseTool]:
 
     def get_doc_page(
         url_or_path: str, section: str | None = None, feedback_to_user: str = ""
-    ) -> tuple[str, dict[str, Any]]:
+    ) -> tuple[str, PageArtifact]:
         emit_feedback(feedback_to_user)
         doc = corpus.find(url_or_path)
         if doc is None:
@@ -76,8 +77,15 @@ def create_docs_tools(corpus: Any) -> list[BaseTool]:
                 f"No page {url_or_path!r}. Use a URL or path exactly as search_docs returned it.",
                 {},
             )
-        text = render_document(doc, section)
-        return text, {"url": doc.url, "title": doc.title, "key": doc.key, "section": section}
+        text, sections = render_document_parts(doc, section)
+        artifact: PageArtifact = {
+            "url": doc.url,
+            "title": doc.title,
+            "key": doc.key,
+            "section": section,
+            "sections": sections,
+        }
+        return text, artifact
 
     return [
         StructuredTool.from_function(
