@@ -19,6 +19,23 @@ class SectionArtifact(TypedDict):
     text: str
 
 
+class SearchHitArtifact(TypedDict, total=False):
+    """One hit of `search_docs` (`url`) or `search_support_articles` (`id`).
+
+    `section`/`anchor` name the section that matched best; `score` is the hit's calibrated score,
+    comparable across the docs and KB indexes (`tools.search.merge_rankings`), None when unknown.
+    """
+
+    url: str
+    id: str
+    key: str
+    title: str
+    collection: str
+    section: str
+    anchor: str
+    score: float | None
+
+
 class PageArtifact(TypedDict, total=False):
     """`get_doc_page`: the page and the sections the model was shown (cleaned, as rendered)."""
 
@@ -27,6 +44,8 @@ class PageArtifact(TypedDict, total=False):
     key: str
     section: str | None
     sections: list[SectionArtifact]
+    # Every heading of the page, read or not: what else the page covers.
+    outline: list[str]
 
 
 class ArticleArtifact(TypedDict):

@@ -104,7 +104,11 @@ def create_code_tools(roots: list[CodeRoot], timeout_s: float = 10.0) -> list[Ba
         except (PathError, code_search.SearchError) as exc:
             return str(exc), []
         artifact = [
-            {"file": f.display, "lines": [n for n, _ in f.lines[:MAX_LINES_PER_FILE]]}
+            {
+                "file": f.display,
+                "lines": [n for n, _ in f.lines[:MAX_LINES_PER_FILE]],
+                "definitions": f.definitions[:MAX_LINES_PER_FILE],
+            }
             for f in results[:MAX_FILES_SHOWN]
         ]
         return format_matches(results, pattern), artifact

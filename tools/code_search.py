@@ -36,6 +36,8 @@ class FileMatches:
     display: str
     lines: list[tuple[int, str]] = field(default_factory=list)
     score: float = 0.0
+    # Lines that define the pattern (`def`/`class`/assignment of a matching name).
+    definitions: list[int] = field(default_factory=list)
 
 
 def rg_available() -> bool:
@@ -80,12 +82,13 @@ def rank(results: list[FileMatches], pattern: str) -> list[FileMatches]:
         word = None
     definition = re.compile(r"^\s*(?:async\s+def|def|class)\s+(\w+)|^\s*(\w+)\s*(?::[^=]*)?=")
     for fm in results:
-        defs = 0
-        for _, text in fm.lines:
+        fm.definitions = []
+        for n, text in fm.lines:
             m = definition.match(text)
             name = m and (m.group(1) or m.group(2))
             if name and word is not None and word.fullmatch(name, timeout=0.1):
-                defs += 1
+                fm.definitions.append(n)
+        defs = len(fm.definitions)
         is_test = "/tests/" in f"/{fm.display}" or fm.display.rsplit("/", 1)[-1].startswith("test_")
         fm.score = 100.0 * min(defs, 1) + min(len(fm.lines), 50) - (30.0 if is_test else 0.0)
     return sorted(results, key=lambda f: (-f.score, f.display))

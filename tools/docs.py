@@ -7,7 +7,7 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
-from tools.artifacts import PageArtifact
+from tools.artifacts import PageArtifact, SearchHitArtifact
 from tools.corpus import FolderCorpus, UrlRule, repo_prefix
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 from tools.render import render_document_parts, render_hits
@@ -56,14 +56,22 @@ def create_docs_tools(corpus: Any) -> list[BaseTool]:
 
     def search_docs(
         query: str, limit: int = 5, feedback_to_user: str = ""
-    ) -> tuple[str, list[dict[str, Any]]]:
+    ) -> tuple[str, list[SearchHitArtifact]]:
         emit_feedback(feedback_to_user)
         if not query.strip():
             return "The query is empty: give a few keywords.", []
         limit = max(1, min(int(limit), MAX_RESULTS))
         hits = corpus.search(query, limit)
-        artifact = [
-            {"url": h.url, "title": h.title, "key": h.key, "section": h.section} for h in hits
+        artifact: list[SearchHitArtifact] = [
+            {
+                "url": h.url,
+                "title": h.title,
+                "key": h.key,
+                "section": h.section,
+                "anchor": h.anchor,
+                "score": h.calibrated,
+            }
+            for h in hits
         ]
         return render_hits(hits, query, "pages"), artifact
 
@@ -84,6 +92,7 @@ def create_docs_tools(corpus: Any) -> list[BaseTool]:
             "key": doc.key,
             "section": section,
             "sections": sections,
+            "outline": [s.heading for s in doc.sections if s.heading and s.heading != doc.title],
         }
         return text, artifact
 

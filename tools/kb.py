@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
-from tools.artifacts import ArticleArtifact
+from tools.artifacts import ArticleArtifact, SearchHitArtifact
 from tools.corpus import FolderCorpus, UrlRule, repo_prefix
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 from tools.render import render_document_parts
@@ -103,7 +103,7 @@ def create_kb_tools(kb: KnowledgeBase) -> list[BaseTool]:
 
     def search_support_articles(
         query: str, collections: str = "all", limit: int = 50, feedback_to_user: str = ""
-    ) -> tuple[str, list[dict[str, Any]]]:
+    ) -> tuple[str, list[SearchHitArtifact]]:
         emit_feedback(feedback_to_user)
         if not query.strip():
             return "The query is empty: give a few keywords.", []
@@ -124,8 +124,17 @@ def create_kb_tools(kb: KnowledgeBase) -> list[BaseTool]:
         lines = [f"{len(hits)} articles for {query!r} (id — title [collection]):"]
         lines += [f"- {h.key} — {h.title} [{h.collection}]" for h in hits]
         lines.append("Read the relevant ones with get_article_content(article_ids=[...]).")
-        artifact = [
-            {"id": h.key, "title": h.title, "url": h.url, "collection": h.collection} for h in hits
+        artifact: list[SearchHitArtifact] = [
+            {
+                "id": h.key,
+                "title": h.title,
+                "url": h.url,
+                "collection": h.collection,
+                "section": h.section,
+                "anchor": h.anchor,
+                "score": h.calibrated,
+            }
+            for h in hits
         ]
         return "\n".join(lines), artifact
 

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from langchain_core.messages import BaseMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from graphs.offline.language import phrase
-from graphs.offline.passages import choose_passages, passages_of
+from graphs.offline.passages import select_passages
+from graphs.offline.ranking import ranked_sources
 from tools.text import ends_in_fence
 
 PASSAGE_CHARS = 700
+MORE_HEADINGS = 4  # other sections of the pages read, offered to go on with
 
 # Section titles of the deep answer, by the orchestrator tool that brought the findings.
 DEEP_SECTIONS = {
@@ -37,12 +39,48 @@ def _sources_list(sources: list[str], language: str) -> list[str]:
     return [f"**{phrase('sources', language)}:**", *(f"{i}. {c}" for i, c in enumerate(sources, 1))]
 
 
+def _more_on_pages(turn: Sequence[BaseMessage], quoted: set[str]) -> list[str]:
+    """Headings of the pages read that the answer did not quote: where the user can go next."""
+    out: list[str] = []
+    for m in turn:
+        if isinstance(m, ToolMessage) and m.name == "get_doc_page" and isinstance(m.artifact, dict):
+            for heading in m.artifact.get("outline") or []:
+                if heading not in quoted and heading not in out:
+                    out.append(heading)
+    return out[:MORE_HEADINGS]
+
+
+def _searched(turn: Sequence[BaseMessage]) -> tuple[str, list[str]]:
+    """What the turn searched for, and the titles of the closest hits (however weak)."""
+    queries: list[str] = []
+    titles: list[str] = []
+    for m in turn:
+        if isinstance(m, AIMessage):
+            for call in m.tool_calls:
+                q = call["args"].get("query") or call["args"].get("pattern")
+                if q and str(q) not in queries:
+                    queries.append(str(q))
+    for src in ranked_sources(turn):
+        if src.title not in titles:
+            titles.append(src.title)
+    return "; ".join(queries), titles[:MORE_HEADINGS]
+
+
 def compose_answer(question: str, turn: list[BaseMessage], language: str) -> str:
-    """The extractive answer: a plain first line, the chosen passages quoted, then the sources."""
-    chosen = choose_passages(question, passages_of(turn))
+    """The extractive answer: the passages quoted in rank order, then where to go on, then sources.
+
+    A plain first line says it is extractive; after the quotes come the other sections of the pages
+    read, and the sources. With nothing to quote: what was searched and the closest topics.
+    """
+    chosen = select_passages(turn)
     lines = [f"_{phrase('extractive', language)}_", ""]
     if not chosen:
+        query, closest = _searched(turn)
         lines.append(phrase("nothing", language))
+        if query:
+            lines += ["", phrase("searched", language).format(query=query)]
+        if closest:
+            lines += ["", f"**{phrase('closest', language)}:** " + " · ".join(closest)]
         return "\n".join(lines)
     sources: list[str] = []
     for p in chosen:
@@ -56,6 +94,9 @@ def compose_answer(question: str, turn: list[BaseMessage], language: str) -> str
         lines.append("")
         if p.cite not in sources:
             sources.append(p.cite)
+    more = _more_on_pages(turn, {p.heading for p in chosen})
+    if more:
+        lines += [f"**{phrase('more_on_pages', language)}:** " + " · ".join(more), ""]
     return "\n".join(lines + _sources_list(sources, language))
 
 

@@ -5,8 +5,9 @@ suggestions in `graphs.offline.suggestions`, deep_agent's roles in `graphs.offli
 
 It is a real `BaseChatModel` (bind_tools, token streaming) that plays the agent's part by rules:
 1. search docs and KB with the user's question (and code, when the question names an identifier);
-2. read the best page, the most relevant articles and the best code match;
-3. answer with the 3-5 passages that best match the question, quoted and cited, under a first
+2. read the best sources of the merged docs + KB ranking (the matching section of up to 3 pages,
+   up to 2 articles) and the code that defines the symbol;
+3. answer with one passage per source in that ranking's order, quoted and cited, under a first
    line saying plainly that this is an extractive answer because no model is configured.
 Nothing is generated: every sentence in the answer comes from a source or from a fixed phrase.
 """
@@ -29,10 +30,14 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from graphs.messages import current_turn
 from graphs.offline.answer import compose_answer
 from graphs.offline.language import phrase, resolve_language
+from graphs.offline.ranking import RankedSource, ranked_sources
 from graphs.offline.suggestions import is_suggestions_request, offline_suggestions
 from tools.text import identifiers_in
 
 _TOKEN_RE = re.compile(r"\s*\S+")
+READ_SOURCES = 4  # how far down the merged docs + KB ranking the offline model reads
+MAX_PAGES = 3
+MAX_ARTICLES = 2
 
 
 class OfflineChatModel(BaseChatModel):
@@ -66,7 +71,6 @@ class OfflineChatModel(BaseChatModel):
         question, turn = current_turn(messages)
         lang = resolve_language(self.language, question)
         done = {m.name for m in turn if isinstance(m, ToolMessage)}
-        results = {m.name: m for m in turn if isinstance(m, ToolMessage)}
         calls: list[dict[str, Any]] = []
         if not question.strip():
             return AIMessage(content=phrase("nothing", lang))
@@ -74,7 +78,7 @@ class OfflineChatModel(BaseChatModel):
         if not done & searches:
             calls = self._search_calls(question, lang)
         elif not done & {"get_doc_page", "get_article_content", "read_code_file"}:
-            calls = self._read_calls(results, lang)
+            calls = self._read_calls(turn, lang)
         if calls:
             return AIMessage(
                 content="", tool_calls=[self._call(c, messages, i) for i, c in enumerate(calls)]
@@ -132,28 +136,31 @@ class OfflineChatModel(BaseChatModel):
         return msg.artifact
 
     @staticmethod
-    def _page_call(hit: dict[str, Any], lang: str) -> dict[str, Any]:
-        """Read one search_docs hit in full."""
+    def _page_call(src: RankedSource, lang: str) -> dict[str, Any]:
+        """Read the part of a page the search matched (its section and subsections)."""
         return {
             "name": "get_doc_page",
             "args": {
-                "url_or_path": hit["url"],
-                "section": None,
-                "feedback_to_user": f"{phrase('read_page', lang)}: {hit['title']}",
+                "url_or_path": src.ref,
+                "section": src.section_ref,
+                "feedback_to_user": f"{phrase('read_page', lang)}: {src.title}",
             },
         }
 
-    def _read_calls(
-        self, results: dict[str | None, ToolMessage], lang: str
-    ) -> list[dict[str, Any]]:
-        """The best page, the two best articles and the best code match, each read once."""
+    def _read_calls(self, turn: Sequence[BaseMessage], lang: str) -> list[dict[str, Any]]:
+        """The best sources of the merged docs + KB ranking, and the code that defines the symbol.
+
+        Of the top READ_SOURCES hits: each docs page's matching section (up to 3 pages) and the
+        articles (up to 2, in one call) — one page rarely settles a question, and the answer
+        quotes them in this order.
+        """
+        results = {m.name: m for m in turn if isinstance(m, ToolMessage)}
         calls = []
-        pages = self._hits(results, "search_docs", "get_doc_page")
-        if pages:
-            calls.append(self._page_call(pages[0], lang))
-        articles = self._hits(results, "search_support_articles", "get_article_content")
-        if articles:
-            ids = [a["id"] for a in articles[:2]]
+        top = ranked_sources(turn)[:READ_SOURCES]
+        if self._has("get_doc_page"):
+            calls += [self._page_call(s, lang) for s in top if s.kind == "docs"][:MAX_PAGES]
+        ids = [s.ref for s in top if s.kind == "kb"][:MAX_ARTICLES]
+        if ids and self._has("get_article_content"):
             calls.append(
                 {
                     "name": "get_article_content",
@@ -162,16 +169,17 @@ class OfflineChatModel(BaseChatModel):
             )
         files = self._hits(results, "search_code", "read_code_file")
         if files:
-            top = files[0]
-            line = top["lines"][0] if top.get("lines") else 1
+            top_file = files[0]
+            # Start at the definition when the search saw one, else at the first match.
+            anchors = top_file.get("definitions") or top_file.get("lines") or [1]
             calls.append(
                 {
                     "name": "read_code_file",
                     "args": {
-                        "file_path": top["file"],
-                        "start_line": max(1, line - 5),
-                        "num_lines": 45,
-                        "feedback_to_user": f"{phrase('read_code', lang)} {top['file'].rsplit('/', 1)[-1]}",
+                        "file_path": top_file["file"],
+                        "start_line": max(1, int(anchors[0]) - 2),
+                        "num_lines": 40,
+                        "feedback_to_user": f"{phrase('read_code', lang)} {top_file['file'].rsplit('/', 1)[-1]}",
                     },
                 }
             )

@@ -1,13 +1,14 @@
-"""Quotable passages from what the read tools returned, and which of them answer a question.
+"""Quotable passages from what the read tools returned, in the order the search ranked them.
 
 Passages come from the tools' artifacts (`tools.artifacts`), never from their rendered text: a
-page's sections, an article's sections, a code file's lines. Ranking is a small BM25 over the
-passages of this turn; the choice keeps 3-5, at most 2 per citation, the best of each source kind.
+page's sections, an article's sections, a code file's lines. Which ones are quoted, and in which
+order, follows the search that found the sources (`graphs.offline.ranking`): the section each
+source matched, most relevant source first — not a second scorer over fragments, which favours
+fragments that happen to repeat a common word of the question.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -15,13 +16,14 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, ToolMessage
 
+from graphs.offline.ranking import RankedSource, ranked_sources
 from tools.artifacts import SectionArtifact
 from tools.mdx import slugify
-from tools.text import fenced_lines, query_terms, stem
+from tools.text import fenced_lines
 
-MAX_PASSAGES = 5
-MIN_PASSAGES = 3
+MAX_TEXT_PASSAGES = 4
 MIN_PARAGRAPH_CHARS = 40
+LEAD_MIN_CHARS = 200
 CODE_PASSAGE_LINES = 15
 
 
@@ -93,8 +95,22 @@ def article_passages(artifacts: Sequence[dict[str, Any]]) -> list[Passage]:
     return out
 
 
+# Blank, comment, `import`/`from … import`, an imported name continuing a list, or its `)`.
+_PREAMBLE_RE = re.compile(
+    r"^\s*(?:$|#|from \S+ import\b|import |\)\s*$|[\w.]+(?:\s+as\s+\w+)?,\s*$)"
+)
+
+
+def is_preamble(lines: Sequence[str]) -> bool:
+    """Lines that only import names, continue an import list, or comment: no symbol is shown."""
+    return all(_PREAMBLE_RE.match(line) for line in lines)
+
+
 def code_passages(artifact: dict[str, Any]) -> list[Passage]:
-    """A `read_code_file` artifact in blocks of 15 lines, cited as `file:first-last`."""
+    """A `read_code_file` artifact in blocks of 15 lines, cited as `file:first-last`.
+
+    Blocks of imports are left out: a quote must show where a symbol is defined or used.
+    """
     file, lines = artifact.get("file"), artifact.get("lines") or []
     if not file or not lines:
         return []
@@ -102,6 +118,8 @@ def code_passages(artifact: dict[str, Any]) -> list[Passage]:
     out = []
     for i in range(0, len(lines), CODE_PASSAGE_LINES):
         chunk = lines[i : i + CODE_PASSAGE_LINES]
+        if is_preamble(chunk):
+            continue
         first, last = start + i, start + i + len(chunk) - 1
         out.append(Passage("\n".join(chunk), file, f"{file}:{first}-{last}", "code"))
     return out
@@ -123,46 +141,92 @@ def passages_of(messages: Iterable[BaseMessage]) -> list[Passage]:
     return out
 
 
-def rank_passages(question: str, passages: list[Passage]) -> list[Passage]:
-    """BM25-like scoring of passages against the question's terms (idf over these passages)."""
-    terms = [stem(t) for t in query_terms(question)]
-    if not terms or not passages:
-        return []
-    docs = [
-        [stem(w) for w in re.findall(r"[a-z0-9]+", (p.heading + " " + p.text).lower())]
-        for p in passages
-    ]
-    n = len(docs)
-    avg = sum(len(d) for d in docs) / n or 1.0
-    df = {t: sum(1 for d in docs if t in d) for t in terms}
-    for p, words in zip(passages, docs, strict=True):
-        score = 0.0
-        for t in terms:
-            tf = words.count(t)
-            if not tf:
-                continue
-            idf = math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
-            score += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len(words) / avg))
-            if t in p.heading.lower():
-                score += idf * 0.5
-        p.score = score
-    return sorted((p for p in passages if p.score > 0), key=lambda p: -p.score)
+def _section_order(sections: Sequence[SectionArtifact], src: RankedSource) -> list[int]:
+    """Indexes of the sections to quote from: the one that matched the search first, then on."""
+    wanted = {src.anchor, slugify(src.section)} - {""}
+    first = next(
+        (
+            i
+            for i, s in enumerate(sections)
+            if s["anchor"] in wanted or (src.section and s["heading"] == src.section)
+        ),
+        0,
+    )
+    return list(range(first, len(sections)))
 
 
-def choose_passages(question: str, passages: list[Passage]) -> list[Passage]:
-    """3-5 best passages, at most 2 from one citation and the best of each source kind included."""
-    ranked = rank_passages(question, passages)
-    chosen: list[Passage] = []
-    for kind in ("docs", "kb", "code"):
-        best = next((p for p in ranked if p.kind == kind), None)
-        if best and (not chosen or best.score >= 0.35 * chosen[0].score):
-            chosen.append(best)
-    for p in ranked:
-        if len(chosen) >= MAX_PASSAGES:
-            break
-        if p in chosen or sum(c.cite == p.cite for c in chosen) >= 2:
+def _lead(sections: Sequence[SectionArtifact], src: RankedSource) -> SectionArtifact | None:
+    """The matched section, or the first one after it with quotable text."""
+    for i in _section_order(sections, src):
+        if paragraphs(sections[i]["text"]):
+            return sections[i]
+    return None
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))[:200]
+
+
+def source_passage(art: dict[str, Any], src: RankedSource) -> Passage | None:
+    """The opening of the section the search matched in a read page or article.
+
+    The lead paragraph, joined with the next one when it is only a sentence, so the quote can
+    stand on its own.
+    """
+    section = _lead(art.get("sections") or [], src)
+    if section is None:
+        return None
+    paras = paragraphs(section["text"])
+    text = paras[0]
+    if len(text) < LEAD_MIN_CHARS and len(paras) > 1:
+        text += "\n\n" + paras[1]
+    title = str(art.get("title") or src.title)
+    heading = section["heading"] if section["heading"] != title else ""
+    if src.kind == "docs":
+        url = str(art.get("url") or src.ref).split("#", 1)[0]
+        cite = url + (f"#{section['anchor'] or slugify(heading)}" if heading else "")
+    else:
+        cite = f"KB {art['id']}" + (f" — {art['url']}" if art.get("url") else "")
+    return Passage(text, title, cite, src.kind, heading)
+
+
+def select_passages(
+    turn: Sequence[BaseMessage], max_text: int = MAX_TEXT_PASSAGES
+) -> list[Passage]:
+    """The passages to quote, in the order of the search ranking that found their sources.
+
+    One passage per source read (the section that matched), never the same text twice, at most
+    `max_text` from docs and KB; then one code passage when code was read, from the block that
+    shows the symbol (not a block of imports).
+    """
+    pages: dict[str, dict[str, Any]] = {}
+    articles: dict[str, dict[str, Any]] = {}
+    code: list[Passage] = []
+    for m in turn:
+        if not isinstance(m, ToolMessage) or m.status == "error":
             continue
-        if len(chosen) >= MIN_PASSAGES and p.score < 0.5 * ranked[0].score:
+        art = m.artifact
+        if m.name == "get_doc_page" and isinstance(art, dict) and art.get("url"):
+            pages[str(art["url"])] = art
+        elif m.name == "get_article_content" and isinstance(art, list):
+            articles.update({str(a["id"]): a for a in art if isinstance(a, dict) and "id" in a})
+        elif m.name == "read_code_file" and isinstance(art, dict):
+            code += code_passages(art)
+    ranked = ranked_sources(turn)
+    # Sources read without a search of this turn (a model may read a page it already knows)
+    # follow the ranked ones, in the order they were read, from their first section.
+    known = {(s.kind, s.ref) for s in ranked}
+    ranked += [RankedSource("docs", ref, "", "", "") for ref in pages if ("docs", ref) not in known]
+    ranked += [RankedSource("kb", ref, "", "", "") for ref in articles if ("kb", ref) not in known]
+    chosen: list[Passage] = []
+    seen: set[str] = set()
+    for src in ranked:
+        art = pages.get(src.ref) if src.kind == "docs" else articles.get(src.ref)
+        passage = source_passage(art, src) if art else None
+        if passage is None or _norm(passage.text) in seen:
+            continue
+        seen.add(_norm(passage.text))
+        chosen.append(passage)
+        if len(chosen) >= max_text:
             break
-        chosen.append(p)
-    return sorted(chosen, key=lambda p: -p.score)
+    return chosen + code[:1]

@@ -19,7 +19,7 @@ from graphs.messages import current_turn
 from graphs.offline.answer import compose_deep_answer
 from graphs.offline.language import phrase, resolve_language
 from graphs.offline.model import OfflineChatModel
-from graphs.offline.passages import choose_passages, passages_of
+from graphs.offline.passages import select_passages
 from tools.text import identifiers_in, query_terms
 
 SEARCH_TOOLS = frozenset({"search_docs", "search_support_articles", "search_code"})
@@ -48,8 +48,7 @@ class OfflineResearcherModel(OfflineChatModel):
         if not searches:
             calls = self._search_calls(question, lang) or self._fallback_search(question)
         elif not reads:
-            results = {_tool_name(m): m for m in searches}
-            calls = self._read_calls(results, lang)  # type: ignore[arg-type]
+            calls = self._read_calls(searches, lang)
             if not calls and len(searches) == 1:
                 calls = self._refined_search(question)
         if calls:
@@ -57,16 +56,6 @@ class OfflineResearcherModel(OfflineChatModel):
                 content="", tool_calls=[self._call(c, messages, i) for i, c in enumerate(calls)]
             )
         return AIMessage(content=self.findings(question, tool_msgs))
-
-    def _read_calls(
-        self, results: dict[str | None, ToolMessage], lang: str
-    ) -> list[dict[str, Any]]:
-        """The base reads, plus the second-best docs page: one page rarely settles a question."""
-        calls = super()._read_calls(results, lang)
-        pages = self._hits(results, "search_docs", "get_doc_page")
-        if len(pages) > 1:
-            calls.append(self._page_call(pages[1], lang))
-        return calls
 
     def _fallback_search(self, question: str) -> list[dict[str, Any]]:
         """Code search when the question names no identifier: a definition matching its key term."""
@@ -96,7 +85,7 @@ class OfflineResearcherModel(OfflineChatModel):
 
     def findings(self, question: str, tool_msgs: list[ToolMessage]) -> str:
         """The best passages read, each cut to a couple of sentences and cited."""
-        chosen = choose_passages(question, passages_of(tool_msgs))
+        chosen = select_passages(tool_msgs)
         if not chosen:
             searched = [json.dumps(m.name) for m in tool_msgs]
             return f"Nothing relevant found in the {self.kind} source (ran {', '.join(searched) or 'no searches'})."

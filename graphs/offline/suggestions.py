@@ -1,4 +1,8 @@
-"""Offline follow-up suggestions: one per heading the last answer cited, in the user's language.
+"""Offline follow-up suggestions: questions about where the last answer leads, in the user's language.
+
+Topics come from the answer itself, best first: the sections of the pages it read but did not quote
+("More on these pages"), the closest topics when it found nothing, then the headings it quoted.
+Every turn gets suggestions: with no topic at all, a few starter questions.
 
 The suggestion call speaks the protocol in `graphs.prompts` (marker, transcript headers); offline,
 the suggestions are emitted as fenced JSON so they pass through the same parser as a real model's.
@@ -14,20 +18,48 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from graphs.offline.language import resolve_language
+from graphs.offline.language import phrase, resolve_language
 from graphs.prompts import ASSISTANT_HEADER, SUGGESTIONS_MARKER, USER_HEADER
 
-_MORE_ABOUT = {
-    "en": "Tell me more about {topic}",
-    "ru": "Расскажи подробнее: {topic}",
-    "pl": "Powiedz mi więcej o: {topic}",
-    "it": "Dimmi di più su: {topic}",
-    "de": "Erzähl mir mehr über: {topic}",
-    "es": "Cuéntame más sobre: {topic}",
-    "fr": "Dis-m'en plus sur : {topic}",
-}
 # Cited passages are labelled "**Title › Heading** — cite" (docs_agent) or "- Title › Heading: …" (deep_agent).
 _CITED_LABEL_RE = re.compile(r"^(?:\*\*(.+?)\*\* — |- (.+? › .+?): )", re.MULTILINE)
+# When a turn finds nothing quotable and nothing close either: where a newcomer usually starts.
+_STARTERS = {
+    "en": [
+        "How do I get started?",
+        "Which settings can I configure?",
+        "Which sources can it search?",
+    ],
+    "ru": ["С чего начать?", "Какие настройки можно изменить?", "В каких источниках он ищет?"],
+    "pl": ["Od czego zacząć?", "Jakie ustawienia mogę zmienić?", "W jakich źródłach szuka?"],
+    "it": ["Da dove comincio?", "Quali impostazioni posso configurare?", "In quali fonti cerca?"],
+    "de": ["Wie fange ich an?", "Welche Einstellungen gibt es?", "In welchen Quellen sucht er?"],
+    "es": ["¿Cómo empiezo?", "¿Qué ajustes puedo configurar?", "¿En qué fuentes busca?"],
+    "fr": [
+        "Par où commencer ?",
+        "Quels réglages puis-je configurer ?",
+        "Dans quelles sources cherche-t-il ?",
+    ],
+}
+
+
+def _listed(answer: str, key: str, lang: str) -> list[str]:
+    """The topics of the answer's "**<phrase>:** a · b · c" line (`more_on_pages`, `closest`)."""
+    m = re.search(rf"^\*\*{re.escape(phrase(key, lang))}:\*\* (.+)$", answer, re.MULTILINE)
+    return [t.strip() for t in m.group(1).split(" · ") if t.strip()] if m else []
+
+
+def _topics(answer: str, lang: str) -> list[str]:
+    """What to offer next, best first.
+
+    The unread sections of the pages read, the closest topics when nothing was found, then the
+    headings (or titles) the answer quoted.
+    """
+    topics = _listed(answer, "more_on_pages", lang) + _listed(answer, "closest", lang)
+    for bold, bullet in _CITED_LABEL_RE.findall(answer):
+        title, _, heading = (part.strip() for part in (bold or bullet).partition(" › "))
+        topics.append(heading or title)
+    return topics
 
 
 def is_suggestions_request(messages: Sequence[BaseMessage]) -> bool:
@@ -50,20 +82,19 @@ def offline_suggestions(messages: Sequence[BaseMessage], language: str) -> str:
     ]
     answers = [blocks[i + 1] for i in range(1, len(blocks) - 1, 2) if blocks[i] == ASSISTANT_HEADER]
     lang = resolve_language(language, questions[-1] if questions else "")
-    template = _MORE_ABOUT.get(lang, _MORE_ABOUT["en"])
     asked = {q.lower() for q in questions}
     suggests: list[dict[str, Any]] = []
-    for bold, bullet in _CITED_LABEL_RE.findall(answers[-1] if answers else ""):
-        label = bold or bullet
-        title, _, heading = (part.strip() for part in label.partition(" › "))
-        prompt = template.format(topic=f"{heading} ({title})" if heading else title)
-        if (
-            len(suggests) >= limit
-            or prompt.lower() in asked
-            or any(s["prompt"] == prompt for s in suggests)
-        ):
+    prompts = [
+        phrase("ask_about", lang).format(topic=topic)
+        for topic in _topics(answers[-1] if answers else "", lang)
+    ] or _STARTERS.get(lang, _STARTERS["en"])
+    for prompt in prompts:
+        if len(suggests) >= limit:
+            break
+        if prompt.lower() in asked or any(s["prompt"] == prompt for s in suggests):
             continue
-        short = heading if heading and all(s["label"] != heading for s in suggests) else title
+        topic = re.search(r"[“«„\"](.+)[”»“\"]", prompt)
+        short = topic.group(1) if topic else prompt
         if len(short) > 40:
             short = short[:40].rsplit(" ", 1)[0] + "…"
         suggests.append({"label": short, "prompt": prompt, "position": len(suggests)})

@@ -168,16 +168,16 @@ def _cited_answer() -> str:
 
 
 @pytest.mark.parametrize(
-    ("question", "lang", "start"),
+    ("question", "lang", "template"),
     [
-        ("How do I stream tokens?", "en", "Tell me more about"),
-        ("Как стримить токены?", "ru", "Расскажи подробнее"),
-        ("Jak przesyłać tokeny strumieniowo?", "pl", "Powiedz mi więcej"),
-        ("Come posso trasmettere i token?", "it", "Dimmi di più"),
+        ("How do I stream tokens?", "en", "What does the documentation say about “{}”?"),
+        ("Как стримить токены?", "ru", "Что в документации сказано о «{}»?"),
+        ("Jak przesyłać tokeny strumieniowo?", "pl", "Co dokumentacja mówi o „{}”?"),
+        ("Come posso trasmettere i token?", "it", "Cosa dice la documentazione su «{}»?"),
     ],
 )
-def test_offline_suggestions_come_from_cited_headings_in_users_language(
-    question: str, lang: str, start: str
+def test_offline_suggestions_are_questions_about_the_cited_headings_in_users_language(
+    question: str, lang: str, template: str
 ) -> None:
     assert detect_language(question) == lang
     conv = [HumanMessage(content=question), AIMessage(content=_cited_answer())]
@@ -186,8 +186,42 @@ def test_offline_suggestions_come_from_cited_headings_in_users_language(
     )
     got = parse_suggestions(str(reply.content), 3)
     assert [s["label"] for s in got] == ["Subgraph namespaces", "Install"]
-    assert all(s["prompt"].startswith(start) for s in got)
-    assert "Subgraph namespaces (Streaming)" in got[0]["prompt"]
+    assert [s["prompt"] for s in got] == [
+        template.format("Subgraph namespaces"),
+        template.format("Install"),
+    ]
+
+
+def _offline_suggestions_for(answer: str, question: str = "How do I stream tokens?") -> list[dict]:
+    conv = [HumanMessage(content=question), AIMessage(content=answer)]
+    reply = OfflineChatModel().invoke(
+        [SystemMessage(content=suggestions_prompt(3)), HumanMessage(content=transcript(conv))]
+    )
+    return parse_suggestions(str(reply.content), 3)
+
+
+def test_offline_suggestions_offer_the_unread_sections_first() -> None:
+    answer = _cited_answer().replace(
+        "**Sources:**", "**More on these pages:** Stream modes · Resume a stream\n\n**Sources:**"
+    )
+    got = _offline_suggestions_for(answer)
+    assert [s["label"] for s in got] == ["Stream modes", "Resume a stream", "Subgraph namespaces"]
+
+
+def test_nothing_found_still_gets_suggestions_the_closest_topics_or_starters() -> None:
+    nothing = "_To odpowiedź ekstrakcyjna._\n\nNie znalazłem nic.\n\nSzukałem: x"
+    closest = nothing + "\n\n**Najbliższe tematy:** Streaming · Subgraphs"
+    question = "Jak przesyłać tokeny strumieniowo?"
+    assert [s["prompt"] for s in _offline_suggestions_for(closest, question)] == [
+        "Co dokumentacja mówi o „Streaming”?",
+        "Co dokumentacja mówi o „Subgraphs”?",
+    ]
+    starters = _offline_suggestions_for(nothing, question)
+    assert [s["prompt"] for s in starters] == [
+        "Od czego zacząć?",
+        "Jakie ustawienia mogę zmienić?",
+        "W jakich źródłach szuka?",
+    ]
 
 
 def test_offline_suggestions_read_deep_agent_bullets_too() -> None:

@@ -9,7 +9,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from graphs.offline.answer import compose_answer
 from graphs.offline.model import OfflineChatModel
-from graphs.offline.passages import Passage, choose_passages
+from graphs.offline.passages import select_passages
 from tools import create_all_tools, load_sources
 from tools.settings import SourceSettings
 
@@ -150,33 +150,97 @@ def test_answer_in_the_users_language() -> None:
     assert answer.startswith("_Это извлечённый ответ")
 
 
-def test_passage_choice_caps_at_five_and_mixes_sources() -> None:
-    passages = [
-        Passage(f"port setting number {i} port", "T", f"docs/p{i}.md", "docs") for i in range(8)
+def _searched(docs: list[dict], kb: list[dict]) -> list:
+    """A turn's two searches, their hits carrying calibrated scores as the tools return them."""
+    return [
+        AIMessage(
+            "",
+            tool_calls=[
+                {"name": "search_docs", "args": {"query": "q"}, "id": "sd"},
+                {"name": "search_support_articles", "args": {"query": "q"}, "id": "sk"},
+            ],
+        ),
+        ToolMessage("...", tool_call_id="sd", name="search_docs", artifact=docs),
+        ToolMessage("...", tool_call_id="sk", name="search_support_articles", artifact=kb),
     ]
-    passages.append(
-        Passage("the port is busy: another process holds the port", "KB", "KB errors/port", "kb")
-    )
-    chosen = choose_passages("port busy", passages)
-    # The article is the only passage with both terms, so it leads; weak docs passages fill up to
-    # the minimum of three and no further (each scores under half the best).
-    assert [p.cite for p in chosen] == ["KB errors/port", "docs/p0.md", "docs/p1.md"]
-    assert chosen[0].score > 2 * chosen[1].score > 0
 
 
-def test_passage_choice_caps_at_five_and_two_per_citation() -> None:
-    passages = [
-        Passage(f"the port is busy, case {i}: free the port", "T", f"docs/p{i % 3}.md", "docs")
-        for i in range(9)
+def _page(url: str, sections: list[tuple[str, str]]) -> ToolMessage:
+    secs = [
+        {"heading": h, "level": 2, "anchor": h.lower().replace(" ", "-"), "text": t}
+        for h, t in sections
     ]
-    chosen = choose_passages("port busy", passages)
-    cites = [p.cite for p in chosen]
-    assert len(chosen) == 5
-    assert all(cites.count(c) <= 2 for c in cites) and set(cites) == {
-        "docs/p0.md",
-        "docs/p1.md",
-        "docs/p2.md",
-    }
+    art = {"url": url, "title": url, "sections": secs, "outline": [h for h, _ in sections]}
+    return ToolMessage("(text)", tool_call_id=f"p{url}", name="get_doc_page", artifact=art)
+
+
+def _articles(*arts: tuple[str, str]) -> ToolMessage:
+    art = [
+        {
+            "id": i,
+            "title": i,
+            "url": f"kb/{i}.md",
+            "sections": [{"heading": "Fix", "level": 2, "anchor": "fix", "text": t}],
+        }
+        for i, t in arts
+    ]
+    return ToolMessage("(text)", tool_call_id="a", name="get_article_content", artifact=art)
+
+
+LONG = " and it goes on long enough to stand as a passage of its own."
+
+
+def test_passages_follow_the_search_ranking_one_per_source() -> None:
+    docs = [
+        {"url": "d/a", "title": "A", "section": "Second", "anchor": "second", "score": 0.5},
+        {"url": "d/b", "title": "B", "section": "", "anchor": "", "score": 0.2},
+    ]
+    kb = [{"id": "k/1", "title": "K", "url": "kb/k/1.md", "section": "Fix", "score": 0.7}]
+    turn = [
+        *_searched(docs, kb),
+        _page("d/b", [("Only", "Page B text" + LONG)]),
+        _page(
+            "d/a", [("First", "Page A first section" + LONG), ("Second", "Page A matched" + LONG)]
+        ),
+        _articles(("k/1", "The article's fix" + LONG)),
+    ]
+    chosen = select_passages(turn)
+    # Merged by calibrated score (0.7 > 0.5 > 0.2), not by read order; each source's matched
+    # section, not its first one.
+    assert [p.cite for p in chosen] == ["KB k/1 — kb/k/1.md", "d/a#second", "d/b#only"]
+    assert chosen[1].text.startswith("Page A matched")
+
+
+def test_passages_never_repeat_and_stop_at_four_plus_code() -> None:
+    docs = [
+        {"url": f"d/{i}", "title": str(i), "section": "", "score": 1 - i / 10} for i in range(6)
+    ]
+    same = "The same words on two pages" + LONG
+    turn = [
+        *_searched(docs, []),
+        *(_page(f"d/{i}", [("S", same if i < 2 else f"Page {i}" + LONG)]) for i in range(6)),
+        ToolMessage(
+            "(code)",
+            tool_call_id="c",
+            name="read_code_file",
+            artifact={
+                "file": "pkg/m.py",
+                "start": 1,
+                "lines": ["from x import (", "    a,", "    b,", ")", "import os", *[""] * 10]
+                + ["class Thing:", "    def run(self):", "        return 1"],
+            },
+        ),
+    ]
+    chosen = select_passages(turn)
+    assert [p.cite for p in chosen] == ["d/0#s", "d/2#s", "d/3#s", "d/4#s", "pkg/m.py:16-18"]
+    assert chosen[-1].text.startswith("class Thing:")  # the block of imports is not quoted
+
+
+def test_nothing_quotable_says_what_was_searched_and_the_closest_topics() -> None:
+    docs = [{"url": "d/a", "title": "Streaming", "section": "", "score": 0.01}]
+    answer = compose_answer("Jak przesyłać tokeny?", _searched(docs, []), "pl")
+    assert "Nie znalazłem nic" in answer and "Szukałem: q" in answer
+    assert "**Najbliższe tematy:** Streaming" in answer
 
 
 def test_streams_token_by_token() -> None:
