@@ -37,7 +37,7 @@ from tests.e2e.conftest import langgraph_dev  # noqa: E402
 FENCE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)
 CITATION = re.compile(
     r"(?P<url>https?://[^\s)\]>`'\"]+)"
-    r"|\bKB (?P<kb>\w[\w./-]*)"
+    r"|\bKB (?P<kb>(?=[\w./-]*[/\d_-])\w[\w./-]*)"
     r"|(?<![\w/.:-])(?P<path>(?:docs|kb)/[\w./-]+\.mdx?)"
 )
 

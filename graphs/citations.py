@@ -40,7 +40,9 @@ CODE_RE = re.compile(
 )
 URL_RE = re.compile(r"https?://[^\s)\]>`'\"]+")
 MD_LINK_RE = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<url>https?://[^)\s]+)\)")
-KB_RE = re.compile(r"\bKB (?P<id>\w[\w./-]*)")
+# An article id has a folder, a digit, `-` or `_` in it: "KB faq/retention", "KB 360012": so the
+# words of a title ("Docs, KB and code sources") are never taken for a citation and removed.
+KB_RE = re.compile(r"\bKB (?P<id>(?=[\w./-]*[/\d_-])\w(?:[\w./-]*[\w/-])?)")
 # Quoted source text — code blocks and `>` quote lines — is the source's, not a citation.
 QUOTED_RE = re.compile(r"(^```.*?^```[^\n]*$|^>[^\n]*$)", re.M | re.S)
 DOC_PATH_RE = re.compile(r"(?<![\w/.:-])(?P<path>docs/[\w./-]+\.mdx?)\b")

@@ -156,3 +156,10 @@ def test_what_the_turn_read_verifies_without_a_backend_lookup(checker: CitationC
     # Without the turn's reads the same page and file are unknown to the backends.
     _, alone = checker.check(text)
     assert alone.removed == 3
+
+
+def test_words_after_kb_in_a_title_are_not_citations() -> None:
+    from graphs.citations import extract_citations
+
+    text = "**Docs, KB and code sources › Setup** — docs/sources.md\nSee KB faq/retention and KB 360012."
+    assert extract_citations(text)["kb"] == ["faq/retention", "360012"]
