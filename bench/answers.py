@@ -52,7 +52,11 @@ def page_key(ref: str) -> str:
 def page_citations(answer: str) -> list[str]:
     """Page citations in the order they appear (code citations are not pages), as page keys."""
     out: list[str] = []
-    for m in CITATION.finditer(FENCE.sub("", answer)):
+    # Quoted source text (`>` lines) keeps the page's own links: those are not the answer's citations.
+    unquoted = "\n".join(
+        line for line in FENCE.sub("", answer).splitlines() if not line.startswith(">")
+    )
+    for m in CITATION.finditer(unquoted):
         if m.group("url"):
             key = page_key(m.group("url"))
         elif m.group("kb"):

@@ -35,7 +35,9 @@ from graphs.offline.suggestions import is_suggestions_request, offline_suggestio
 from tools.text import identifiers_in
 
 _TOKEN_RE = re.compile(r"\s*\S+")
-READ_SOURCES = 4  # how far down the merged docs + KB ranking the offline model reads
+# How far down the merged docs + KB ranking the offline model reads: the top 5, so the answer can
+# cite the right page whenever search ranks it there (the recall@5 the search is measured by).
+READ_SOURCES = 5
 MAX_PAGES = 3
 MAX_ARTICLES = 2
 

@@ -21,7 +21,7 @@ from tools.artifacts import SectionArtifact
 from tools.mdx import slugify
 from tools.text import fenced_lines
 
-MAX_TEXT_PASSAGES = 4
+MAX_TEXT_PASSAGES = 5  # one per source read (graphs.offline.model.READ_SOURCES)
 MIN_PARAGRAPH_CHARS = 40
 LEAD_MIN_CHARS = 200
 CODE_PASSAGE_LINES = 15

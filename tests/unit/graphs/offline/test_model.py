@@ -211,14 +211,14 @@ def test_passages_follow_the_search_ranking_one_per_source() -> None:
     assert chosen[1].text.startswith("Page A matched")
 
 
-def test_passages_never_repeat_and_stop_at_four_plus_code() -> None:
+def test_passages_never_repeat_and_stop_at_five_plus_code() -> None:
     docs = [
         {"url": f"d/{i}", "title": str(i), "section": "", "score": 1 - i / 10} for i in range(6)
     ]
     same = "The same words on two pages" + LONG
     turn = [
         *_searched(docs, []),
-        *(_page(f"d/{i}", [("S", same if i < 2 else f"Page {i}" + LONG)]) for i in range(6)),
+        *(_page(f"d/{i}", [("S", same if i < 2 else f"Page {i}" + LONG)]) for i in range(8)),
         ToolMessage(
             "(code)",
             tool_call_id="c",
@@ -232,7 +232,14 @@ def test_passages_never_repeat_and_stop_at_four_plus_code() -> None:
         ),
     ]
     chosen = select_passages(turn)
-    assert [p.cite for p in chosen] == ["d/0#s", "d/2#s", "d/3#s", "d/4#s", "pkg/m.py:16-18"]
+    assert [p.cite for p in chosen] == [
+        "d/0#s",
+        "d/2#s",
+        "d/3#s",
+        "d/4#s",
+        "d/5#s",
+        "pkg/m.py:16-18",
+    ]
     assert chosen[-1].text.startswith("class Thing:")  # the block of imports is not quoted
 
 
