@@ -9,8 +9,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools.embeddings import Embedder
 from tools.mdx import Page, parse_markdown
-from tools.search_index import Document, Hit, SearchIndex, SourceFile, SyncStats, index_path
+from tools.search_fusion import fuse
+from tools.search_index import (
+    RERANK_DEPTH,
+    Document,
+    Hit,
+    SearchIndex,
+    SourceFile,
+    SyncStats,
+    index_path,
+)
+from tools.search_vectors import VectorStore
 from tools.settings import REPO_ROOT
 
 log = logging.getLogger(__name__)
@@ -56,7 +67,9 @@ class FolderCorpus:
     """Markdown files under `root`, indexed lazily and incrementally on first use.
 
     `key_for` maps a relative path to the key users cite (the path itself for docs, the path
-    without extension for KB article ids); `collection_for` gives a file's collection.
+    without extension for KB article ids); `collection_for` gives a file's collection. With an
+    `embedder`, section vectors are kept beside the index and fused with the lexical ranking
+    when it is weak (tools/search_fusion.py): questions in other languages find the pages.
     """
 
     def __init__(
@@ -69,6 +82,7 @@ class FolderCorpus:
         key_for: Callable[[str], str] = lambda rel: rel,
         collection_for: Callable[[str], str] = lambda rel: "",
         url_from_meta: str | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self.root = root.resolve()
         self.kind = kind
@@ -79,6 +93,8 @@ class FolderCorpus:
         self.url_from_meta = url_from_meta
         identity = f"{kind}|{self.root}|{url_rule}|{language}"
         self.index = SearchIndex(index_path(index_dir, kind, identity))
+        self.embedder = embedder
+        self.vectors = VectorStore.beside(self.index.db_path, embedder) if embedder else None
         self._paths: dict[str, str] = {}
         self._synced = False
         self._lock = threading.Lock()
@@ -122,6 +138,8 @@ class FolderCorpus:
         """Re-index what changed since the last sync (content hash), drop deleted files."""
         with self._lock:
             stats = self.index.sync(self.files(), self._read, self._parse, progress)
+            if self.vectors is not None:
+                self._sync_vectors(stats)
             self._synced = True
         if stats.added or stats.updated or stats.removed:
             log.info(
@@ -136,15 +154,49 @@ class FolderCorpus:
             )
         return stats
 
+    def _sync_vectors(self, stats: SyncStats) -> None:
+        """Re-embed the pages the index rewrote (and any the vector store lacks); drop gone ones."""
+        assert self.vectors is not None
+        have = self.vectors.keys()
+        keys = set(self.index.keys())
+        stale = sorted(set(stats.changed) | (keys - have))
+        gone = set(stats.gone) | (have - keys)
+        if not stale and not gone:
+            return
+        docs = [doc for doc in map(self.index.get, stale) if doc is not None]
+        done = self.vectors.sync(docs, gone)
+        log.info(
+            "%s vectors: %d pages, %d sections embedded, %d reused, %d pages dropped",
+            self.kind,
+            done.pages,
+            done.embedded,
+            done.reused,
+            done.removed,
+        )
+
     def ensure_synced(self) -> None:
         """Sync once per process; later changes are picked up by an explicit `sync()`."""
         if not self._synced:
+            preload = getattr(self.embedder, "preload", None)
+            if preload is not None:
+                preload()  # the model loads while the lexical index syncs
             self.sync(progress=_log_progress(self.kind))
 
     def search(self, query: str, limit: int, collections: list[str] | None = None) -> list[Hit]:
         """Ranked pages for the query."""
+        return self.ranked(query, limit, collections)
+
+    def ranked(
+        self, query: str, limit: int, collections: list[str] | None = None, snippets: bool = True
+    ) -> list[Hit]:
+        """The lexical ranking, fused with the section vectors when it is weak."""
         self.ensure_synced()
-        return self.index.search(query, limit, collections)
+        if self.vectors is None:
+            return self.index.search(query, limit, collections, snippets=snippets)
+        # The index re-ranks its best RERANK_DEPTH pages anyway: asking for them costs nothing,
+        # and they are the lexical candidates of a blend.
+        hits = self.index.search(query, max(limit, RERANK_DEPTH), collections, snippets=snippets)
+        return fuse(hits, query, self.vectors, limit, collections)
 
     def find(self, ref: str) -> Document | None:
         """A page by key, URL or path."""

