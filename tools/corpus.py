@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools.embeddings import Embedder
+from tools.function_words import content_query
 from tools.mdx import Page, parse_markdown
-from tools.search_fusion import fuse
+from tools.search_fusion import fuse, lexical_weight
 from tools.search_index import (
     RERANK_DEPTH,
     Document,
@@ -140,6 +141,8 @@ class FolderCorpus:
             stats = self.index.sync(self.files(), self._read, self._parse, progress)
             if self.vectors is not None:
                 self._sync_vectors(stats)
+                if stats.changed or stats.gone or not self._synced:
+                    self.vectors.set_priors(self.index.priors())
             self._synced = True
         if stats.added or stats.updated or stats.removed:
             log.info(
@@ -195,7 +198,15 @@ class FolderCorpus:
             return self.index.search(query, limit, collections, snippets=snippets)
         # The index re-ranks its best RERANK_DEPTH pages anyway: asking for them costs nothing,
         # and they are the lexical candidates of a blend.
-        hits = self.index.search(query, max(limit, RERANK_DEPTH), collections, snippets=snippets)
+        depth = max(limit, RERANK_DEPTH)
+        hits = self.index.search(query, depth, collections, snippets=snippets)
+        weight = lexical_weight(hits)
+        if weight is not None and weight < 1.0:
+            # Weak: perhaps a question in another language, whose function words the index
+            # takes for rare terms (tools/function_words.py). The vectors read it whole.
+            content = content_query(query)
+            if content and content != query:
+                hits = self.index.search(content, depth, collections, snippets=snippets)
         return fuse(hits, query, self.vectors, limit, collections)
 
     def find(self, ref: str) -> Document | None:

@@ -22,7 +22,12 @@ def docs_source(settings: SourceSettings) -> Any:
     if settings.llms_txt_url:
         from tools.docs_http import LlmsTxtCorpus
 
-        return LlmsTxtCorpus(settings.llms_txt_url, settings.index_dir, settings.docs_lang)
+        return LlmsTxtCorpus(
+            settings.llms_txt_url,
+            settings.index_dir,
+            settings.docs_lang,
+            embedder=configured_embedder(settings.embeddings),
+        )
     root = settings.docs_dir
     if root is None or not root.is_dir():
         return None

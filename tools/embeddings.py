@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -28,6 +29,9 @@ THREADS = 1
 # Sections per `encode` call during an index build: big enough to amortise the weight
 # streaming, small enough that the transient arrays stay a few megabytes.
 BATCH = 256
+# Recent single texts (queries) kept with their vectors: the docs and the KB search embed the
+# same query one after the other, and a model often repeats a search.
+QUERY_CACHE = 256
 
 
 class Embedder(Protocol):
@@ -51,6 +55,8 @@ class UseEmbedder:
         self._model: Any = None
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._queries: OrderedDict[str, np.ndarray[Any, Any]] = OrderedDict()
+        self._queries_lock = threading.Lock()
 
     def preload(self) -> None:
         """Start loading the model in the background (idempotent); searches never wait at start."""
@@ -73,6 +79,25 @@ class UseEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray[Any, Any]:
         """Unit vectors for texts, in batches; loads the model on first use."""
+        if len(texts) == 1:
+            return self._embed_query(texts[0])[None, :]
+        return self._embed_batch(texts)
+
+    def _embed_query(self, text: str) -> np.ndarray[Any, Any]:
+        with self._queries_lock:
+            vec = self._queries.get(text)
+            if vec is not None:
+                self._queries.move_to_end(text)
+                return vec
+        vec = np.array(self._embed_batch([text])[0], np.float32)
+        vec.setflags(write=False)
+        with self._queries_lock:
+            self._queries[text] = vec
+            while len(self._queries) > QUERY_CACHE:
+                self._queries.popitem(last=False)
+        return vec
+
+    def _embed_batch(self, texts: Sequence[str]) -> np.ndarray[Any, Any]:
         model = self._model or self._load()
         if not texts:
             return np.zeros((0, self.dim), np.float32)

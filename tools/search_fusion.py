@@ -17,7 +17,9 @@ The gate and the weights follow from what the two scores mean, not from a sweep:
   joins the untouched ranking without a jump).
 - The vector side's evidence for a page is its best section's cosine similarity, measured from
   the query's background (its mean similarity over all sections, what an unrelated section
-  scores) as a share of the way to an identical text: e = (cos − bg) / (1 − bg), in [0, 1].
+  scores) as a share of the way to an identical text: e = (cos − bg) / (1 − bg), in [0, 1],
+  lifted by the page's link prior exactly as its lexical score is (relative to the median
+  page, so the scale stays; `VectorStore.set_priors`).
 - The blend is w · c + (1 − w) · GATE · e. The vector evidence is put on the lexical scale at
   most at the gate: similarity of meaning alone is never worth more than a borderline lexical
   match. So a fused score stays below every confident source's best hit, and fused results of

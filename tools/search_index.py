@@ -600,6 +600,11 @@ class SearchIndex:
             ).fetchone()
         return _document(row) if row else None
 
+    def priors(self) -> dict[str, float]:
+        """Each page's link prior, ln(1 + inbound links), by key (see `_update_priors`)."""
+        with self._lock:
+            return dict(self._db.execute("SELECT key, prior FROM docs").fetchall())
+
     def keys(self) -> list[str]:
         """Every stored key."""
         with self._lock:

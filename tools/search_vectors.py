@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from tools.embeddings import Embedder
-from tools.search_index import Document, snippet_prose
+from tools.search_index import PRIOR_WEIGHT, Document, snippet_prose
 
 SCHEMA_VERSION = 1
 # Characters of a section's prose embedded after its heading trail: the opening sentence or
@@ -108,6 +108,8 @@ class PageSimilarity:
     background: float
     sims: np.ndarray[Any, Any]
     starts: np.ndarray[Any, Any]
+    # Each page's link-prior multiplier over the corpus median (1.0 without priors).
+    prior: np.ndarray[Any, Any]
 
     def best_row(self, i: int) -> int:
         """The row (section) of page i that is most similar to the query."""
@@ -116,17 +118,25 @@ class PageSimilarity:
         return start + int(np.argmax(self.sims[start:end]))
 
     def evidence(self, i: int) -> float:
-        """Page i's similarity as a share of the way from the background to an identical text."""
+        """Page i's similarity as a share of the way from the background to an identical text.
+
+        Lifted by the page's link prior, as the lexical score is (relative to the median page,
+        so the scale stays), and at most 1.
+        """
         span = 1.0 - self.background
-        return max(0.0, (float(self.best[i]) - self.background) / span) if span > 0 else 0.0
+        if span <= 0:
+            return 0.0
+        share = max(0.0, (float(self.best[i]) - self.background) / span)
+        return min(1.0, share * float(self.prior[i]))
 
     def top(self, k: int) -> list[int]:
-        """Indexes of the k most similar pages, best first."""
-        if len(self.best) > k:
-            idx = np.argpartition(self.best, -k)[-k:]
+        """Indexes of the k pages with the most evidence, best first."""
+        lifted = (self.best - self.background) * self.prior
+        if len(lifted) > k:
+            idx = np.argpartition(lifted, -k)[-k:]
         else:
-            idx = np.arange(len(self.best))
-        return sorted(idx.tolist(), key=lambda i: -float(self.best[i]))
+            idx = np.arange(len(lifted))
+        return sorted(idx.tolist(), key=lambda i: -float(lifted[i]))
 
 
 class _Matrix:
@@ -147,6 +157,8 @@ class _Matrix:
         self.starts = np.array(starts, np.int64)
         collection = dict(db.execute("SELECT key, collection FROM pages").fetchall())
         self.collections = [collection.get(k) or "" for k in self.keys]
+        # Link-prior multipliers, set by `VectorStore.set_priors`.
+        self.prior = np.ones(len(self.keys), np.float64)
         blob = b"".join(r[2] for r in rows)
         self.vectors = np.frombuffer(blob, np.float16).reshape(len(rows), dim).astype(np.float32)
 
@@ -164,6 +176,7 @@ class VectorStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._init_schema()
         self._matrix: _Matrix | None = None
+        self._priors: dict[str, float] = {}
 
     @classmethod
     def beside(cls, index_file: Path, embedder: Embedder) -> VectorStore:
@@ -266,10 +279,27 @@ class VectorStore:
             )
         return known
 
+    def set_priors(self, priors: dict[str, float]) -> None:
+        """Each page's link prior, ln(1 + inbound links), as the lexical index computed it.
+
+        Vector evidence is lifted by the same factor as the lexical score, 1 + PRIOR_WEIGHT ×
+        prior, over the median page's: the canonical guide that many pages link to is the
+        better answer whichever way it was found.
+        """
+        with self._lock:
+            self._priors = dict(priors)
+            self._matrix = None
+
     def _loaded(self) -> _Matrix:
         with self._lock:
             if self._matrix is None:
-                self._matrix = _Matrix(self._db, self.embedder.dim)
+                matrix = _Matrix(self._db, self.embedder.dim)
+                if self._priors and matrix.keys:
+                    factor = 1.0 + PRIOR_WEIGHT * np.array(
+                        [self._priors.get(k, 0.0) for k in matrix.keys], np.float64
+                    )
+                    matrix.prior = factor / float(np.median(factor))
+                self._matrix = matrix
             return self._matrix
 
     def similarity(self, query: str) -> PageSimilarity | None:
@@ -281,7 +311,13 @@ class VectorStore:
         sims = matrix.vectors @ vec
         best = np.maximum.reduceat(sims, matrix.starts)
         return PageSimilarity(
-            matrix.keys, matrix.collections, best, float(sims.mean()), sims, matrix.starts
+            matrix.keys,
+            matrix.collections,
+            best,
+            float(sims.mean()),
+            sims,
+            matrix.starts,
+            matrix.prior,
         )
 
     def describe(

@@ -10,6 +10,7 @@ from tests.fixtures.fake_embedder import FakeEmbedder
 from tools.corpus import FolderCorpus, UrlRule
 from tools.corpus_language import description_note, in_corpus_language, weak_match_note
 from tools.docs import create_docs_tools
+from tools.function_words import content_query
 from tools.kb import FolderKnowledgeBase, create_kb_tools
 from tools.search_fusion import GATE, fuse, lexical_weight
 from tools.search_index import K1, Hit
@@ -225,3 +226,33 @@ def test_in_corpus_language_and_weak_match_note() -> None:
     assert weak_match_note(weak, "How do I stream?", "English") == ""
     assert weak_match_note([Hit("a", "", "", "", 1.0)], "Как?", "English") == ""
     assert "German" in description_note("German")
+
+
+def test_function_words_of_other_languages_leave_a_weak_query() -> None:
+    assert content_query("¿Cómo puedo ver el estado del subgrafo?") == "ver estado subgrafo?"
+    assert content_query("Wie kann ich die Anzahl der Schritte begrenzen?") == (
+        "Anzahl Schritte begrenzen?"
+    )
+    assert content_query("Jak zmienić limit w agencie LangGraph?") == (
+        "zmienić limit agencie LangGraph?"
+    )
+    assert content_query("de_duplicate LaTeX la") == "de_duplicate LaTeX"
+
+
+def test_weak_query_is_searched_without_foreign_function_words(
+    tmp_path: Path, index_dir: Path
+) -> None:
+    pages = {
+        **PAGES,
+        # A page quoting Spanish text: it matches a Spanish question's function words only.
+        "translate.mdx": "---\ntitle: Translate documents\n---\n\n## Example\n\n"
+        "El documento de la empresa y el informe del mes, de la casa.\n",
+    }
+    write(tmp_path / "docs", pages)
+    fused = FolderCorpus(tmp_path / "docs", "docs", index_dir, UrlRule(), embedder=FakeEmbedder())
+    fused.sync()
+    query = "¿Cómo limitar el número de pasos de la recursion?"
+    assert fused.index.search(query, 3)[0].key == "translate.mdx"  # the words alone
+    assert fused.search(query, 3)[0].key == "graph-api.mdx"
+    # A confident English query is searched as it is, function words and all.
+    assert fused.search("stream custom data", 1)[0].key == "streaming.mdx"
