@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tools.corpus import FolderCorpus, UrlRule  # noqa: E402
 from tools.embeddings import configured_embedder  # noqa: E402
 from tools.kb import FolderKnowledgeBase  # noqa: E402
-from tools.search_index import Hit, merge_rankings  # noqa: E402
+from tools.search import Hit, merge_rankings  # noqa: E402
 from tools.text import STOPWORDS  # noqa: E402
 
 BASE_URL = "https://docs.langchain.com/oss/python"

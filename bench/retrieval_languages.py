@@ -33,8 +33,8 @@ from bench.retrieval import BASE_URL, STRIP, load_questions, merged_search, scor
 from tools.corpus import FolderCorpus, UrlRule  # noqa: E402
 from tools.embeddings import default_embedder  # noqa: E402
 from tools.kb import FolderKnowledgeBase  # noqa: E402
+from tools.search.phrases import RERANK_DEPTH  # noqa: E402
 from tools.search_fusion import lexical_weight  # noqa: E402
-from tools.search_index import RERANK_DEPTH  # noqa: E402
 
 REPEATS = 3
 

@@ -1,14 +1,19 @@
 """Authentication and ownership for the LangGraph Server (`langgraph.json` → `auth.path`).
 
 Who is calling: a static bearer token (`AUTH_TOKENS="token:user_id,..."`) or a JWT (HS256 with
-`AUTH_JWT_SECRET`, RS256 against `AUTH_JWKS_URL`; `exp`, and `aud`/`iss` when configured, checked).
+`AUTH_JWT_SECRET`, RS256 against `AUTH_JWKS_URL`; `exp` required and at most
+`AUTH_JWT_MAX_LIFETIME_S` ahead, `aud`/`iss` when configured).
 What they may touch: threads, runs, crons and history are stamped with `metadata.user_id` (a client
-value is overwritten) and filtered by it, so another user's thread is a 404; assistants are readable
-by everyone authenticated; the store is confined to `("memories", <user>)`.
+value is overwritten) and filtered by it, so another user's thread is a 404; assistants are the
+packaged graphs plus the caller's own; the store is confined to `("memories", <user>)`.
 
-With no `AUTH_*` variable the module runs in an explicit, logged dev mode: every request is accepted
-and the client's `metadata.user_id` is kept as given, so `langgraph dev` and the client examples
-work unchanged. Auth is never silently open once a variable is set: a bad value fails the start.
+Auth never opens by accident. Dev mode (every request accepted, the client's `metadata.user_id`
+kept) needs no `AUTH_*` variable at all *and* the local in-memory `langgraph dev` server — or an
+explicit `AUTH_DEV_MODE=true`. Anything else fails the start with a message naming the variable:
+no auth on another server, a set-but-blank value (under `langgraph dev` a `.env` value wins over
+the environment, so `AUTH_TOKENS=` in `.env` must not switch auth off), an `AUTH_*` name this
+module does not know (a typo such as `AUTH_TOKEN`), audience/issuer without a key, duplicate or
+short tokens, a short secret, and dev mode on a state folder that holds threads created with auth.
 """
 
 from __future__ import annotations
@@ -17,9 +22,12 @@ import asyncio
 import hmac
 import logging
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, cast
+from urllib.parse import urlparse
 
 import jwt
 from langgraph_sdk import Auth
@@ -31,17 +39,50 @@ MEMORY_NAMESPACE = "memories"
 DEV_PERMISSION = "dev_mode"
 DEV_IDENTITY = "dev-anonymous"
 _JWT_LEEWAY_S = 30
+MIN_TOKEN_CHARS = 16
+MIN_SECRET_BYTES = 32  # RFC 7518 §3.2: an HS256 key must be at least 256 bits
+DEFAULT_MAX_LIFETIME_S = 24 * 3600
+
+KNOWN_VARIABLES = frozenset(
+    {
+        "AUTH_TOKENS",
+        "AUTH_JWT_SECRET",
+        "AUTH_JWKS_URL",
+        "AUTH_JWT_AUDIENCE",
+        "AUTH_JWT_ISSUER",
+        "AUTH_JWT_MAX_LIFETIME_S",
+        "AUTH_DEV_MODE",
+    }
+)
+# Where the in-memory dev server keeps its state (relative to its working directory), and the
+# file that marks a state folder as written with auth on.
+DEV_STATE_DIR = Path(".langgraph_api")
+AUTH_MARKER = ".docs_agent_auth_on"
+_TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
+
+
+class AuthConfigError(ValueError):
+    """An auth setting that would leave the server open or ambiguous: the start must fail."""
+
+
+def is_local_dev_server(env: Mapping[str, str]) -> bool:
+    """True only under `langgraph dev`: its CLI sets LANGGRAPH_RUNTIME_EDITION=inmem explicitly.
+
+    Platform images set `postgres`; Aegra and other servers set nothing, so they are not dev.
+    """
+    return env.get("LANGGRAPH_RUNTIME_EDITION") == "inmem"
 
 
 @dataclass(frozen=True)
 class AuthConfig:
-    """Auth settings read from the environment; `dev_mode` when none is set."""
+    """Auth settings read from the environment; `dev_mode` only when nothing is configured."""
 
     tokens: Mapping[str, str] = field(default_factory=dict)
     jwt_secret: str = ""
     jwks_url: str = ""
     audience: str = ""
     issuer: str = ""
+    max_lifetime_s: int = DEFAULT_MAX_LIFETIME_S
 
     @property
     def dev_mode(self) -> bool:
@@ -49,27 +90,75 @@ class AuthConfig:
         return not (self.tokens or self.jwt_secret or self.jwks_url)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> AuthConfig:
-        """Parse `AUTH_*`; a malformed `AUTH_TOKENS` raises so auth never degrades to open."""
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, *, local_dev: bool | None = None
+    ) -> AuthConfig:
+        """Parse and check `AUTH_*`; raise AuthConfigError on anything that could open the server.
+
+        `local_dev` (default: detected from the environment) says whether this is the in-memory
+        `langgraph dev` server, the only place dev mode starts without `AUTH_DEV_MODE=true`.
+        """
         env = os.environ if env is None else env
-        tokens: dict[str, str] = {}
-        for pair in (env.get("AUTH_TOKENS") or "").split(","):
-            pair = pair.strip()
-            if not pair:
-                continue
-            token, sep, user = pair.rpartition(":")
-            if not sep or not token.strip() or not user.strip():
-                raise ValueError(
-                    "AUTH_TOKENS must be 'token:user_id,...'; got an entry without both parts"
+        if local_dev is None:
+            local_dev = is_local_dev_server(env)
+        present = {k: v for k, v in env.items() if k.startswith("AUTH_")}
+        unknown = sorted(set(present) - KNOWN_VARIABLES)
+        if unknown:
+            raise AuthConfigError(
+                f"Unknown auth variable(s) {', '.join(unknown)}: known are "
+                f"{', '.join(sorted(KNOWN_VARIABLES))}. Fix the name or remove it."
+            )
+        for name, value in present.items():
+            if not value.strip():
+                raise AuthConfigError(
+                    f"{name} is set but blank. Give it a value or remove it (a blank value never "
+                    "switches auth off; under `langgraph dev` a .env entry wins over the environment)."
                 )
-            tokens[token.strip()] = user.strip()
-        return cls(
-            tokens=tokens,
-            jwt_secret=(env.get("AUTH_JWT_SECRET") or "").strip(),
-            jwks_url=(env.get("AUTH_JWKS_URL") or "").strip(),
-            audience=(env.get("AUTH_JWT_AUDIENCE") or "").strip(),
-            issuer=(env.get("AUTH_JWT_ISSUER") or "").strip(),
+        config = cls(
+            tokens=_parse_tokens(present.get("AUTH_TOKENS", "")),
+            jwt_secret=present.get("AUTH_JWT_SECRET", ""),
+            jwks_url=present.get("AUTH_JWKS_URL", "").strip(),
+            audience=present.get("AUTH_JWT_AUDIENCE", "").strip(),
+            issuer=present.get("AUTH_JWT_ISSUER", "").strip(),
+            max_lifetime_s=_parse_lifetime(present.get("AUTH_JWT_MAX_LIFETIME_S")),
         )
+        config._check(present, local_dev=local_dev)
+        return config
+
+    def _check(self, present: Mapping[str, str], *, local_dev: bool) -> None:
+        if self.jwt_secret and len(self.jwt_secret.encode()) < MIN_SECRET_BYTES:
+            raise AuthConfigError(
+                f"AUTH_JWT_SECRET is shorter than {MIN_SECRET_BYTES} bytes; use a long random secret."
+            )
+        if self.jwt_secret != self.jwt_secret.strip():
+            raise AuthConfigError("AUTH_JWT_SECRET has leading or trailing whitespace.")
+        if self.jwks_url:
+            url = urlparse(self.jwks_url)
+            if url.scheme not in ("https", "http") or not url.netloc:
+                raise AuthConfigError("AUTH_JWKS_URL must be an https:// URL of a JWKS document.")
+        if not (self.jwt_secret or self.jwks_url):
+            for name in ("AUTH_JWT_AUDIENCE", "AUTH_JWT_ISSUER", "AUTH_JWT_MAX_LIFETIME_S"):
+                if name in present:
+                    raise AuthConfigError(
+                        f"{name} is set but no JWT key is: set AUTH_JWT_SECRET or AUTH_JWKS_URL."
+                    )
+        dev_flag = present.get("AUTH_DEV_MODE", "").strip().lower()
+        if dev_flag and dev_flag not in _TRUE | _FALSE:
+            raise AuthConfigError("AUTH_DEV_MODE must be true or false.")
+        if dev_flag in _TRUE and not self.dev_mode:
+            raise AuthConfigError(
+                "AUTH_DEV_MODE=true together with credentials: remove one of them."
+            )
+        if self.dev_mode and not (dev_flag in _TRUE or (local_dev and dev_flag not in _FALSE)):
+            where = (
+                "AUTH_DEV_MODE=false forbids dev mode"
+                if dev_flag in _FALSE
+                else "this is not the local `langgraph dev` server"
+            )
+            raise AuthConfigError(
+                f"No auth configured and {where}: set AUTH_TOKENS, AUTH_JWT_SECRET or AUTH_JWKS_URL"
+                " (or AUTH_DEV_MODE=true to serve every request unauthenticated, never in production)."
+            )
 
     def describe(self) -> str:
         """Which credential sources are on, for the start-up log (no secrets)."""
@@ -81,6 +170,62 @@ class AuthConfig:
         if self.jwks_url:
             parts.append(f"JWT RS256 via {self.jwks_url}")
         return ", ".join(parts) or "dev mode"
+
+
+def _parse_tokens(raw: str) -> dict[str, str]:
+    """`token:user_id,...` → {token: user}; blank entries, short or duplicate tokens fail."""
+    tokens: dict[str, str] = {}
+    if not raw:
+        return tokens
+    for pair in raw.split(","):
+        token, sep, user = pair.strip().rpartition(":")
+        if not sep or not token or not user or token != token.strip() or user != user.strip():
+            raise AuthConfigError(
+                "AUTH_TOKENS must be 'token:user_id,...' with no blank entries; "
+                "found an entry without both parts"
+            )
+        if len(token) < MIN_TOKEN_CHARS:
+            raise AuthConfigError(
+                f"AUTH_TOKENS: a token for {user!r} is shorter than {MIN_TOKEN_CHARS} characters."
+            )
+        if token in tokens:
+            raise AuthConfigError(
+                f"AUTH_TOKENS: the same token is given for {tokens[token]!r} and {user!r}."
+            )
+        tokens[token] = user
+    return tokens
+
+
+def _parse_lifetime(raw: str | None) -> int:
+    if raw is None:
+        return DEFAULT_MAX_LIFETIME_S
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise AuthConfigError(
+            "AUTH_JWT_MAX_LIFETIME_S must be a whole number of seconds."
+        ) from None
+    if value <= 0:
+        raise AuthConfigError("AUTH_JWT_MAX_LIFETIME_S must be positive.")
+    return value
+
+
+def check_dev_state(config: AuthConfig, state_dir: Path = DEV_STATE_DIR) -> None:
+    """Keep data created under auth away from anonymous callers of a dev-mode restart.
+
+    With auth on, the state folder of the in-memory server is marked; dev mode refuses to start
+    on a marked folder (it would serve those users' threads and memories to anyone).
+    """
+    marker = state_dir / AUTH_MARKER
+    if config.dev_mode:
+        if marker.exists():
+            raise AuthConfigError(
+                f"{state_dir}/ holds threads created with auth on; dev mode would serve them to "
+                f"anyone. Configure the same AUTH_* settings, or move {state_dir}/ away."
+            )
+        return
+    state_dir.mkdir(parents=True, exist_ok=True)
+    marker.write_text("Threads in this folder were created with auth on; see server/auth.py.\n")
 
 
 def _unauthorized(detail: str = "Missing or invalid token") -> Auth.exceptions.HTTPException:
@@ -113,11 +258,26 @@ def decode_jwt(token: str, config: AuthConfig) -> dict[str, Any]:
     header = jwt.get_unverified_header(token)
     alg = header.get("alg")
     if alg == "HS256" and config.jwt_secret:
-        return dict(jwt.decode(token, config.jwt_secret, algorithms=["HS256"], **kwargs))
-    if alg == "RS256" and config.jwks_url:
+        claims = dict(jwt.decode(token, config.jwt_secret, algorithms=["HS256"], **kwargs))
+    elif alg == "RS256" and config.jwks_url:
         key = _jwks_client(config.jwks_url).get_signing_key_from_jwt(token).key
-        return dict(jwt.decode(token, key, algorithms=["RS256"], **kwargs))
-    raise jwt.InvalidAlgorithmError(f"algorithm {alg!r} is not accepted here")
+        claims = dict(jwt.decode(token, key, algorithms=["RS256"], **kwargs))
+    else:
+        raise jwt.InvalidAlgorithmError(f"algorithm {alg!r} is not accepted here")
+    _check_lifetime(claims, config.max_lifetime_s)
+    return claims
+
+
+def _check_lifetime(claims: Mapping[str, Any], max_lifetime_s: int) -> None:
+    """A token may not live longer than the configured maximum (from `iat`, else from now)."""
+    exp = claims["exp"]
+    starts = [time.time()]
+    if isinstance(claims.get("iat"), int | float):
+        starts.append(claims["iat"])
+    if any(exp - start > max_lifetime_s + _JWT_LEEWAY_S for start in starts):
+        raise jwt.InvalidTokenError(
+            f"token lifetime exceeds AUTH_JWT_MAX_LIFETIME_S ({max_lifetime_s} s)"
+        )
 
 
 async def resolve_user(authorization: str | None, config: AuthConfig) -> dict[str, Any]:
@@ -140,14 +300,17 @@ async def resolve_user(authorization: str | None, config: AuthConfig) -> dict[st
         except (jwt.PyJWTError, ValueError) as exc:
             log.info("JWT rejected: %s", exc)
             raise _unauthorized() from None
-        sub = str(claims.get("sub") or "").strip()
-        if not sub:
+        sub = claims.get("sub")
+        # An identity is taken exactly as signed: no whitespace trimming, no coercion.
+        if not isinstance(sub, str) or not sub or sub != sub.strip():
             raise _unauthorized()
         return {"identity": sub, "permissions": ["authenticated"]}
     raise _unauthorized()
 
 
 CONFIG = AuthConfig.from_env()
+if is_local_dev_server(os.environ):
+    check_dev_state(CONFIG)
 if CONFIG.dev_mode:
     log.warning(
         "docs-agent auth: DEV MODE — no AUTH_TOKENS, AUTH_JWT_SECRET or AUTH_JWKS_URL set; every "
@@ -204,20 +367,58 @@ async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
     """
     if _is_dev(ctx):
         return None
+    if ctx.resource == "threads" and ctx.action in ("create", "create_run"):
+        refuse_existence_probe(value)
     if ctx.action in ("create", "update", "create_run"):
         stamp_owner(value, ctx.user.identity)
     return {OWNER_KEY: ctx.user.identity}
 
 
+def refuse_existence_probe(value: Any) -> None:
+    """Refuse the two options whose answers tell whether another user holds a thread id.
+
+    `threads.create` with `if_exists="do_nothing"` answers with the thread (yours), 409 (someone
+    else's) or a new thread (unused); a run on a chosen id with `if_not_exists="create"` answers
+    404 (someone else's) or creates it (unused). The handler cannot see which ids exist, so it
+    refuses the options themselves, whatever the id: every taken id then answers a plain 409 on
+    create and 404 on a run. Stateless runs (no thread id here) are not affected.
+    """
+    if not isinstance(value, dict):
+        return
+    if value.get("if_exists") == "do_nothing":
+        option = "if_exists='do_nothing'"
+        advice = "create the thread without it and treat 409 as 'this id is taken'"
+    elif value.get("if_not_exists") == "create" and value.get("thread_id") is not None:
+        option = "if_not_exists='create'"
+        advice = "create the thread first (POST /threads), then run on it"
+    else:
+        return
+    raise Auth.exceptions.HTTPException(
+        status_code=422, detail=f"{option} is not accepted with auth on; {advice}."
+    )
+
+
+# The deployment's own assistants (one per graph in langgraph.json) are made by the server.
+SYSTEM_ASSISTANTS: Auth.types.FilterType = {"created_by": "system"}
+
+
 @auth.on.assistants
 async def assistants(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.FilterType | None:
-    """Assistants (the deployed graphs) are readable by everyone; writes are owner-scoped."""
-    if _is_dev(ctx) or ctx.action in ("read", "search"):
+    """The packaged graphs and your own assistants; another user's are invisible (404).
+
+    The same filter serves the REST API, the MCP tool list and the A2A agent cards, which all read
+    assistants through it. Writes are owner-scoped: the packaged assistants carry no owner, so no
+    user can change or delete them.
+    """
+    if _is_dev(ctx):
         return None
+    own: Auth.types.FilterType = {OWNER_KEY: ctx.user.identity}
+    if ctx.action in ("read", "search"):
+        # `$or` is supported by the server's filter but missing from the SDK's FilterType.
+        return cast(Auth.types.FilterType, {"$or": [own, SYSTEM_ASSISTANTS]})
     if ctx.action in ("create", "update"):
         stamp_owner(value, ctx.user.identity)
-    # The deployment's own assistants carry no owner, so no user can change or delete them.
-    return {OWNER_KEY: ctx.user.identity}
+    return own
 
 
 def _confine(

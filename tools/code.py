@@ -9,7 +9,13 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
 from tools import code_search
-from tools.code_roots import SKIP_DIRS, CodeRoot, PathError, is_binary, parse_roots, resolve_path
+from tools.code_roots import (
+    CodeRoot,
+    PathError,
+    parse_roots,
+    refused_component,
+    resolve_path,
+)
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 from tools.settings import SourceSettings
 
@@ -124,8 +130,8 @@ def create_code_tools(roots: list[CodeRoot], timeout_s: float = 10.0) -> list[Ba
             except OSError:
                 return
             for entry in entries:
-                if entry.name.startswith(".") or entry.name in SKIP_DIRS:
-                    continue
+                if refused_component(root, entry) is not None:
+                    continue  # hidden, secret, environment or cache: not even its name is shown
                 if count >= MAX_LIST_ENTRIES:
                     return
                 count += 1
@@ -149,8 +155,6 @@ def create_code_tools(roots: list[CodeRoot], timeout_s: float = 10.0) -> list[Ba
             root, full = resolve_path(roots, file_path, want="file")
         except PathError as exc:
             return str(exc), {}
-        if is_binary(full):
-            return f"{root.display(full)} is a binary file; only text files can be read.", {}
         try:
             lines = full.read_text("utf-8", errors="replace").splitlines()
         except OSError as exc:

@@ -2,10 +2,18 @@
 
 A root is configured as `label=path`, a path, or an installed package name (`langgraph`). Paths
 shown to the model (and cited) are `<label>/<path inside the root>`.
+
+Tool arguments are attacker-controlled (a signed-in user can write tool calls into their own
+thread), so confinement is decided by what a path *is*, never by how the model was asked:
+`refusal()` is the one rule every code tool applies to every path it opens, lists or searches —
+hidden components, secret and state files, environments and caches, binaries, anything outside a
+root. The default root (this repository) then holds the project's code but not its `.env`, `.git`
+or the server's `.langgraph_api/` state.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import importlib.util
 import logging
 import os
@@ -39,6 +47,33 @@ SKIP_DIRS = frozenset(
         ".gl",
         ".whl",
     }
+)
+
+
+# File names never read or searched, whatever folder they are in: credentials, keys and pickled or
+# database state (the dev server's checkpoints are `.pckl`, the search index is SQLite).
+SECRET_FILE_PATTERNS = (
+    ".env*",
+    "*.env",
+    ".netrc",
+    ".pgpass",
+    ".htpasswd",
+    "*.pem",
+    "*.key",
+    "*.p12",
+    "*.pfx",
+    "*.jks",
+    "*.keystore",
+    "id_rsa*",
+    "id_dsa*",
+    "id_ecdsa*",
+    "id_ed25519*",
+    "*.pckl",
+    "*.pkl",
+    "*.pickle",
+    "*.sqlite",
+    "*.sqlite3",
+    "*.db",
 )
 
 
@@ -100,6 +135,42 @@ def _as_path(target: str) -> Path | None:
     return None
 
 
+def is_secret_name(name: str) -> bool:
+    """A file name that holds credentials or server state (see SECRET_FILE_PATTERNS)."""
+    lowered = name.lower()
+    return any(fnmatch.fnmatchcase(lowered, pattern) for pattern in SECRET_FILE_PATTERNS)
+
+
+def refused_component(root: CodeRoot, real: Path) -> str | None:
+    """Why `real` (already resolved) may not be touched, judged by name alone; None when allowed.
+
+    Cheap enough to run on every search result: it reads nothing from disk.
+    """
+    if not real.is_relative_to(root.path):
+        return "it is outside the code roots"
+    parts = real.relative_to(root.path).parts
+    for i, part in enumerate(parts):
+        if part.startswith("."):
+            return "hidden files and folders are not readable"
+        if part in SKIP_DIRS:
+            return "environments, caches and build output are not readable"
+        if i == len(parts) - 1 and is_secret_name(part):
+            return "credential and state files are not readable"
+    return None
+
+
+def refusal(root: CodeRoot, real: Path) -> str | None:
+    """The one confinement rule for every code tool; None when `real` may be opened, else why not.
+
+    `real` must be the resolved path (symlinks followed), so a link is judged by its target.
+    Files must also be text: binary files (the dev server's pickles, images, archives) are refused.
+    """
+    reason = refused_component(root, real)
+    if reason is None and real.is_file() and is_binary(real):
+        reason = "binary files are not readable"
+    return reason
+
+
 def resolve_path(
     roots: list[CodeRoot], raw: str | None, want: str = "any"
 ) -> tuple[CodeRoot, Path]:
@@ -137,6 +208,9 @@ def resolve_path(
             continue
         if not real.exists():
             continue
+        reason = refusal(root, real)
+        if reason is not None:
+            raise PathError(f"Refused: {text!r} — {reason}.")
         if want == "file" and not real.is_file():
             raise PathError(f"{text!r} is a directory, not a file: use list_directory.")
         if want == "dir" and not real.is_dir():
@@ -162,16 +236,33 @@ def is_binary(path: Path) -> bool:
         return True
 
 
-def walk_files(base: Path) -> list[Path]:
-    """Files under `base` (or `base` itself), sorted, skipping hidden and environment folders."""
+def walk_files(root: CodeRoot, base: Path) -> list[Path]:
+    """Files under `base` (or `base` itself) that `refusal` allows, sorted.
+
+    Symlinks are skipped as ripgrep skips them (no --follow): one may point out of the root.
+    """
     if base.is_file():
-        return [base]
+        return [base] if refusal(root, base) is None else []
     out: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(base):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
         for name in sorted(filenames):
             full = Path(dirpath) / name
-            # Symlinks are skipped as ripgrep skips them (no --follow): one may point out of the root.
-            if not name.startswith(".") and not full.is_symlink():
+            if not full.is_symlink() and refused_component(root, full) is None:
                 out.append(full)
     return out
+
+
+def ripgrep_excludes() -> list[str]:
+    """The `--glob` arguments that make ripgrep skip what `refusal` refuses by name, at any depth.
+
+    ripgrep already skips hidden files, binaries and symlinks while walking; these globs add the
+    environments, caches and secret names. Explicit paths never reach ripgrep unchecked:
+    `resolve_path` applies `refusal` to them first.
+    """
+    globs: list[str] = []
+    for d in sorted(SKIP_DIRS):
+        globs += ["--glob", f"!{d}"]
+    for pattern in SECRET_FILE_PATTERNS:
+        globs += ["--iglob", f"!{pattern}"]
+    return globs

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import regex
 
-from tools.code_roots import SKIP_DIRS, CodeRoot, is_binary, walk_files
+from tools.code_roots import CodeRoot, is_binary, refused_component, ripgrep_excludes, walk_files
 
 MAX_LINE_CHARS = 300
 MAX_MATCHES_PER_FILE = 50
@@ -106,8 +106,7 @@ def _search_rg(root: CodeRoot, base: Path, pattern: str, timeout: float) -> list
     ]
     if _smart_case(pattern):
         cmd.append("--ignore-case")
-    for d in sorted(SKIP_DIRS):
-        cmd += ["--glob", f"!{d}"]
+    cmd += ripgrep_excludes()
     cmd += ["-e", pattern, "--", str(base)]
     try:
         proc = subprocess.run(cmd, capture_output=True, timeout=max(timeout, 0.1), check=False)
@@ -132,6 +131,8 @@ def _search_rg(root: CodeRoot, base: Path, pattern: str, timeout: float) -> list
         if path_text is None or line_text is None:
             continue
         full = Path(path_text)
+        if refused_component(root, full) is not None:
+            continue  # defence in depth: the walk and the globs should already have skipped it
         display = root.display(full)
         fm = by_file.setdefault(display, FileMatches(display))
         fm.lines.append((int(data["line_number"]), _clip(line_text)))
@@ -155,7 +156,7 @@ def _search_py(root: CodeRoot, base: Path, pattern: str, deadline: float) -> lis
     except regex.error as exc:
         raise SearchError(f"Invalid regular expression {pattern!r}: {exc}") from exc
     out: list[FileMatches] = []
-    for path in walk_files(base):
+    for path in walk_files(root, base):
         try:
             if path.stat().st_size > MAX_FILE_BYTES or is_binary(path):
                 continue

@@ -46,7 +46,7 @@ class SymbolIndex:
         exported: set[str] = set()
         seen = 0
         for root in roots:
-            for path in walk_files(root.path):
+            for path in walk_files(root, root.path):
                 if path.suffix != ".py" or "/tests/" in path.as_posix():
                     continue
                 seen += 1

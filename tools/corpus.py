@@ -12,16 +12,9 @@ from pathlib import Path
 from tools.embeddings import Embedder
 from tools.function_words import content_query
 from tools.mdx import Page, parse_markdown
+from tools.search import Document, Hit, SearchIndex, SourceFile, SyncStats, index_path
+from tools.search.phrases import RERANK_DEPTH
 from tools.search_fusion import fuse, lexical_weight
-from tools.search_index import (
-    RERANK_DEPTH,
-    Document,
-    Hit,
-    SearchIndex,
-    SourceFile,
-    SyncStats,
-    index_path,
-)
 from tools.search_vectors import VectorStore
 from tools.settings import REPO_ROOT
 
@@ -109,15 +102,23 @@ class FolderCorpus:
                 d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
             )
             for name in sorted(filenames):
-                if not name.endswith(SUFFIXES):
+                if not name.endswith(SUFFIXES) or name.startswith("."):
                     continue
                 full = os.path.join(dirpath, name)
+                # A linked page is served only when it stays inside the folder: every user can
+                # read every indexed page, so a link must not pull in a file from elsewhere.
+                if os.path.islink(full) and not self._inside(full):
+                    log.warning("skipped %s: a link out of %s", full, self.root)
+                    continue
                 rel = os.path.relpath(full, self.root).replace(os.sep, "/")
                 st = os.stat(full)
                 key = self.key_for(rel)
                 self._paths[key] = rel
                 out.append(SourceFile(key, st.st_mtime, st.st_size))
         return out
+
+    def _inside(self, path: str) -> bool:
+        return Path(os.path.realpath(path)).is_relative_to(Path(os.path.realpath(self.root)))
 
     def rel_path(self, key: str) -> str | None:
         """The file (relative to the root) behind a key, once the corpus has been listed."""
@@ -141,7 +142,7 @@ class FolderCorpus:
             stats = self.index.sync(self.files(), self._read, self._parse, progress)
             if self.vectors is not None:
                 self._sync_vectors(stats)
-                if stats.changed or stats.gone or not self._synced:
+                if stats.added or stats.updated or stats.removed or not self._synced:
                     self.vectors.set_priors(self.index.priors())
             self._synced = True
         if stats.added or stats.updated or stats.removed:
@@ -158,12 +159,20 @@ class FolderCorpus:
         return stats
 
     def _sync_vectors(self, stats: SyncStats) -> None:
-        """Re-embed the pages the index rewrote (and any the vector store lacks); drop gone ones."""
+        """Re-embed the pages the index rewrote (and any the vector store lacks); drop gone ones.
+
+        The index reports the section ids it wrote; their pages are re-read whole, because a
+        section's embedded text carries its page title and heading trail. Only texts the store
+        has not seen are embedded again (tools/search_vectors.py).
+        """
         assert self.vectors is not None
         have = self.vectors.keys()
         keys = set(self.index.keys())
-        stale = sorted(set(stats.changed) | (keys - have))
-        gone = set(stats.gone) | (have - keys)
+        # A first build embeds every page anyway: no need to read the sections' text back.
+        added = stats.sections_added if have else []
+        written = {row[1] for row in self.index.section_texts(added)}
+        stale = sorted((written | (keys - have)) & keys)
+        gone = have - keys
         if not stale and not gone:
             return
         docs = [doc for doc in map(self.index.get, stale) if doc is not None]

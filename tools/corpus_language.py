@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from tools.search import Hit
 from tools.search_fusion import GATE
-from tools.search_index import Hit
 
 # Function words of English questions that are not also common words of the other languages
 # users write in (no "to", "do", "in": Polish and German have them too).

@@ -22,7 +22,7 @@ import httpx
 
 from tools.corpus import FolderCorpus, UrlRule
 from tools.embeddings import Embedder
-from tools.search_index import SyncStats
+from tools.search import SyncStats
 
 log = logging.getLogger(__name__)
 

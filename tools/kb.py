@@ -19,7 +19,7 @@ from tools.corpus_language import description_note, weak_match_note
 from tools.embeddings import Embedder, configured_embedder
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 from tools.render import render_document
-from tools.search_index import Document, Hit
+from tools.search import Document, Hit
 from tools.settings import SourceSettings
 
 MAX_ARTICLES_PER_CALL = 5

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 
 from tools.mdx import parse_markdown
-from tools.search_index import Document, Hit
+from tools.search import Document, Hit
 from tools.text import sanitize_external
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tools.mdx import Section
-from tools.search_index import Document, Hit
+from tools.search import Document, Hit
 from tools.text import strip_bold, strip_controls
 
 PAGE_LIMIT = 12_000

@@ -31,7 +31,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from tools.search_index import K1, Hit
+from tools.search import Hit
+from tools.search.scoring import K1
 from tools.search_vectors import VectorStore
 
 # The calibrated lexical score at which a ranking is trusted as it is (see the module docstring).

@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from tools.embeddings import Embedder
-from tools.search_index import PRIOR_WEIGHT, Document, snippet_prose
+from tools.search import Document, snippet_prose
+from tools.search.scoring import PRIOR_WEIGHT
 
 SCHEMA_VERSION = 1
 # Characters of a section's prose embedded after its heading trail: the opening sentence or

@@ -28,7 +28,12 @@ def free_port() -> int:
 
 def offline_env(tmp: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
     """Environment for a quiet, offline server: no analytics, version check, tracing or keys."""
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    # Keys and auth settings of the developer's shell never leak into a test server.
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.endswith("_API_KEY") and not k.startswith("AUTH_")
+    }
     env.update(
         LANGGRAPH_CLI_NO_ANALYTICS="1",
         LANGGRAPH_NO_VERSION_CHECK="true",

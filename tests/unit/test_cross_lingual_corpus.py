@@ -7,15 +7,14 @@ sections) keeps the build to seconds; skipped with the reason when the corpus is
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
 from tools.corpus import FolderCorpus, UrlRule
 from tools.embeddings import configured_embedder
 from tools.kb import FolderKnowledgeBase
+from tools.search import merge_rankings
 from tools.search_fusion import GATE
-from tools.search_index import merge_rankings
 
 pytestmark = pytest.mark.corpus
 
@@ -74,7 +73,10 @@ def top(sources: dict[str, FolderCorpus], question: str, lexical: bool = False) 
         ),
         (
             "¿Cómo pauso el grafo para que un humano apruebe una acción?",
-            {"docs/src/oss/langgraph/interrupts.mdx", "docs/src/oss/langchain/human-in-the-loop.mdx"},
+            {
+                "docs/src/oss/langgraph/interrupts.mdx",
+                "docs/src/oss/langchain/human-in-the-loop.mdx",
+            },
         ),
     ],
 )

@@ -184,3 +184,23 @@ def test_html_to_markdown() -> None:
     assert "1. one" in md and "```\na = 1\n  b\n```" in md and "p{}" not in md
     assert html_to_markdown("") == "" and "text" in html_to_markdown("<p>text<b>unclosed")
     assert json.dumps(html_to_markdown("&lt;tag&gt; &amp;")) == json.dumps("<tag> &")
+
+
+def test_folder_corpus_skips_hidden_pages_and_links_out(tmp_path: Path, index_dir: Path) -> None:
+    """Every user reads every indexed page, so only the folder's own visible pages are indexed."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    outside = tmp_path / "private.md"
+    outside.write_text("# Private\n\nsecret-canary-4471 lives here.\n")
+    (root / "guide.md").write_text("# Guide\n\nThe public guide mentions secret-canary handling.\n")
+    (root / ".draft.md").write_text("# Draft\n\nsecret-canary-4471 draft.\n")
+    (root / "linked.md").symlink_to(outside)
+    (root / "alias.md").symlink_to(root / "guide.md")  # a link that stays inside is fine
+    corpus = FolderCorpus(root, "docs", index_dir, UrlRule("https://d.example"))
+    tools = {t.name: t for t in create_docs_tools(corpus)}
+    found = call(tools["search_docs"], query="secret canary lives draft private", limit=10)
+    assert "4471" not in found and "Private" not in found and "Draft" not in found
+    assert "Guide" in found
+    for ref in ("linked.md", ".draft.md", "linked", str(outside)):
+        assert "secret-canary-4471" not in call(tools["get_doc_page"], url_or_path=ref)
+    assert "public guide" in call(tools["get_doc_page"], url_or_path="guide.md")

@@ -12,8 +12,9 @@ from tools.corpus_language import description_note, in_corpus_language, weak_mat
 from tools.docs import create_docs_tools
 from tools.function_words import content_query
 from tools.kb import FolderKnowledgeBase, create_kb_tools
+from tools.search import Hit
+from tools.search.scoring import K1
 from tools.search_fusion import GATE, fuse, lexical_weight
-from tools.search_index import K1, Hit
 from tools.search_vectors import VectorStore, section_texts
 
 PAGES = {
@@ -131,12 +132,12 @@ def test_vectors_are_updated_incrementally(
     assert fused.vectors is not None
     total = len(fused.vectors)
     assert embedder.embedded == total > 0
-    assert fused.sync().changed == [] and embedder.embedded == total  # nothing changed
+    assert fused.sync().sections_added == [] and embedder.embedded == total  # nothing changed
 
     page = tmp_path / "docs" / "streaming.mdx"
     page.write_text(page.read_text().replace("Write custom data", "Emit custom data"))
     stats = fused.sync()
-    assert stats.changed == ["streaming.mdx"]
+    assert (stats.updated, stats.added, stats.removed) == (1, 0, 0)
     assert embedder.calls[-1] == [
         "Streaming › Stream custom data: Emit custom data with the stream writer."
     ]
@@ -146,7 +147,7 @@ def test_vectors_are_updated_incrementally(
     write(tmp_path / "docs", {"new.mdx": "# New\n\n## Install the package\n\nRun pip install.\n"})
     before = embedder.embedded
     stats = fused.sync()
-    assert stats.gone == ["install.mdx"] and stats.changed == ["new.mdx"]
+    assert (stats.updated, stats.added, stats.removed) == (0, 1, 1)
     assert "install.mdx" not in fused.vectors.keys() and "new.mdx" in fused.vectors.keys()
     assert embedder.embedded - before == 2  # the new title changes both texts' heading trail
     hits = fused.search("strumieniowo tokeny", 5)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tools.corpus import FolderCorpus, UrlRule
-from tools.search_index import Hit, merge_rankings
+from tools.search import Hit, merge_rankings
 from tools.text import expand_for_index, query_terms, split_identifier
 
 PAGES = {
@@ -182,7 +182,26 @@ def test_changed_page_drops_its_old_postings_and_keeps_others(
 
 def test_query_pairs_match_the_pairs_stored_at_index_time() -> None:
     """The phrase boost compares query pairs with stored ones: both must encode pairs alike."""
-    from tools.search_index import _pair_codes, _query_pairs, term_hashes
+    from tools.search.phrases import pair_codes, query_pairs, term_hashes
 
     for seq in ([], ["stream"], ["stream", "token", "stream", "token"], ["a", "b", "c", "a", "b"]):
-        assert _query_pairs(seq).tolist() == _pair_codes(term_hashes(seq)).tolist()
+        assert query_pairs(seq).tolist() == pair_codes(term_hashes(seq)).tolist()
+
+
+def test_sync_names_the_sections_it_added_and_removed(tmp_path: Path, corpus: FolderCorpus) -> None:
+    """What a store kept beside the index (section vectors) needs to follow it incrementally."""
+    first = corpus.sync()
+    assert first.sections_removed == []
+    texts = corpus.index.section_texts(first.sections_added)
+    assert [t[0] for t in texts] == sorted(first.sections_added)
+    acme = [t for t in texts if t[1] == "integrations/acme.mdx"]
+    assert len(acme) == 1 and "Acme supports streaming" in acme[0][3]
+    page = tmp_path / "docs" / "integrations" / "acme.mdx"
+    page.write_text("---\ntitle: Acme chat\n---\n\nNow about qwertyuiop.\n")
+    os.utime(page, (7, 7))
+    changed = corpus.sync()
+    assert changed.sections_removed == [acme[0][0]]
+    (new,) = corpus.index.section_texts(changed.sections_added)
+    assert new[1] == "integrations/acme.mdx" and "qwertyuiop" in new[3]
+    assert new[0] not in first.sections_added  # ids are never reused
+    assert corpus.sync().sections_added == []

@@ -1,0 +1,213 @@
+"""Answer-level evaluation end to end: does the answer cite a page that answers the question?
+
+    python bench/answers.py --questions ../shared/corpus/eval/dev.jsonl --corpus ../shared/corpus
+    python bench/answers.py --questions ../shared/corpus/eval/dev_multilingual.jsonl \
+        --corpus ../shared/corpus --langs pl,ru
+    python bench/answers.py --questions bench/eval/newcomer.jsonl          # the package's own docs/kb
+
+A real `langgraph dev` serves the graphs (offline model unless a key is configured); each question
+runs on a fresh thread, streamed with subgraphs so every tool call — the researchers' too — is
+counted. Per question and graph: whether any page citation of the answer is an expected page, whether
+the *first* one is, the number of tool calls, seconds to the end of the run, and whether the turn
+ended with follow-up suggestions. Citations are read from the answer text by this script's own
+patterns (URLs, `docs/...`/`kb/...` paths, `KB <id>`), independent of the graph's citation check.
+Prints ONE JSON object: a summary per graph (and per language when the file has `lang`), and with
+`--details` every question's row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from langgraph_sdk import get_client  # noqa: E402
+
+from tests.e2e.conftest import langgraph_dev  # noqa: E402
+
+FENCE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)
+CITATION = re.compile(
+    r"(?P<url>https?://[^\s)\]>`'\"]+)"
+    r"|\bKB (?P<kb>\w[\w./-]*)"
+    r"|(?<![\w/.:-])(?P<path>(?:docs|kb)/[\w./-]+\.mdx?)"
+)
+
+
+def page_key(ref: str) -> str:
+    """One spelling per page: no scheme-less anchors, trailing slash, `./` or Markdown extension."""
+    ref = ref.split("#", 1)[0].rstrip(".,;:").rstrip("/")
+    ref = ref.removeprefix("./")
+    return re.sub(r"\.mdx?$", "", ref)
+
+
+def page_citations(answer: str) -> list[str]:
+    """Page citations in the order they appear (code citations are not pages), as page keys."""
+    out: list[str] = []
+    for m in CITATION.finditer(FENCE.sub("", answer)):
+        if m.group("url"):
+            key = page_key(m.group("url"))
+        elif m.group("kb"):
+            key = page_key("kb/" + m.group("kb"))
+        else:
+            key = page_key(m.group("path"))
+        if key not in out:
+            out.append(key)
+    return out
+
+
+def expected_keys(q: dict[str, Any]) -> set[str]:
+    return {page_key(p) for p in q.get("expected_paths", [])} | {
+        page_key(u) for u in q.get("expected_urls", [])
+    }
+
+
+def source_env(corpus: Path | None, index_dir: Path) -> dict[str, str]:
+    """Sources for the server: the reference corpus layout, or the package's own defaults."""
+    env = {"DOCS_AGENT_INDEX_DIR": str(index_dir)}
+    if corpus is not None:
+        env.update(
+            DOCS_AGENT_DOCS_DIR=str((corpus / "docs").resolve()),
+            DOCS_AGENT_KB_DIR=str((corpus / "kb").resolve()),
+            DOCS_AGENT_DOCS_BASE_URL="https://docs.langchain.com/oss/python",
+            DOCS_AGENT_DOCS_STRIP_PREFIXES="src/oss/python/,src/oss/",
+            DOCS_AGENT_CODE_ROOTS="langgraph,langchain",
+        )
+    return env
+
+
+async def ask(client: Any, graph: str, question: str) -> dict[str, Any]:
+    """One question on a fresh thread: the answer, tool calls, seconds, suggestions."""
+    thread = await client.threads.create(metadata={"user_id": "bench-answers"})
+    tool_calls = 0
+    final: dict[str, Any] = {}
+    start = time.perf_counter()
+    async for part in client.runs.stream(
+        thread["thread_id"],
+        graph,
+        input={"messages": [{"role": "user", "content": question}]},
+        stream_mode=["updates", "values"],
+        stream_subgraphs=True,
+    ):
+        if part.event.startswith("updates") and isinstance(part.data, dict):
+            for update in part.data.values():
+                messages = update.get("messages", []) if isinstance(update, dict) else []
+                for msg in messages if isinstance(messages, list) else []:
+                    if isinstance(msg, dict) and msg.get("type") == "ai":
+                        tool_calls += len(msg.get("tool_calls") or [])
+        elif part.event == "values":
+            final = part.data
+        elif part.event == "error":
+            return {"error": str(part.data), "seconds": time.perf_counter() - start}
+    seconds = time.perf_counter() - start
+    messages = final.get("messages", [])
+    last = messages[-1] if messages else {}
+    content = last.get("content", "")
+    answer = content if isinstance(content, str) else json.dumps(content)
+    suggestions = (last.get("additional_kwargs") or {}).get("suggests")
+    return {
+        "answer": answer,
+        "tool_calls": tool_calls,
+        "seconds": seconds,
+        "suggestions": bool(suggestions),
+    }
+
+
+def score(q: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    cited = page_citations(result.get("answer", ""))
+    expected = expected_keys(q)
+    return {
+        "id": q.get("id"),
+        "lang": q.get("lang", "en"),
+        "any": bool(expected & set(cited)),
+        "first": bool(cited) and cited[0] in expected,
+        "cited": cited[:5],
+        "tool_calls": result.get("tool_calls", 0),
+        "seconds": round(result.get("seconds", 0.0), 3),
+        "suggestions": result.get("suggestions", False),
+        "error": result.get("error"),
+    }
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    n = len(rows)
+    if not n:
+        return {"n": 0}
+    seconds = [r["seconds"] for r in rows]
+    return {
+        "n": n,
+        "cites_expected_any": round(sum(r["any"] for r in rows) / n, 3),
+        "cites_expected_first": round(sum(r["first"] for r in rows) / n, 3),
+        "with_suggestions": round(sum(r["suggestions"] for r in rows) / n, 3),
+        "errors": sum(bool(r["error"]) for r in rows),
+        "tool_calls_median": statistics.median(r["tool_calls"] for r in rows),
+        "seconds_p50": round(statistics.median(seconds), 3),
+        "seconds_max": round(max(seconds), 3),
+    }
+
+
+async def evaluate(url: str, graphs: list[str], questions: list[dict[str, Any]]) -> dict[str, Any]:
+    client = get_client(url=url)
+    await ask(client, graphs[0], questions[0]["question"])  # warm-up: the first run syncs the index
+    out: dict[str, Any] = {}
+    details: dict[str, list[dict[str, Any]]] = {}
+    for graph in graphs:
+        rows = [score(q, await ask(client, graph, q["question"])) for q in questions]
+        details[graph] = rows
+        summary = summarise(rows)
+        langs = sorted({r["lang"] for r in rows})
+        if len(langs) > 1:
+            summary["by_lang"] = {
+                lang: summarise([r for r in rows if r["lang"] == lang]) for lang in langs
+            }
+        out[graph] = summary
+    return {"summary": out, "details": details}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--questions", type=Path, default=Path("bench/eval/newcomer.jsonl"))
+    parser.add_argument(
+        "--corpus", type=Path, default=None, help="reference corpus (docs/ + kb/); default: own"
+    )
+    parser.add_argument("--graphs", default="docs_agent,deep_agent")
+    parser.add_argument("--langs", default="", help="comma-separated languages to keep")
+    parser.add_argument("--limit", type=int, default=0, help="first N questions (per language)")
+    parser.add_argument("--details", action="store_true", help="every question's row too")
+    args = parser.parse_args()
+
+    questions = [json.loads(line) for line in args.questions.read_text().splitlines() if line]
+    if args.langs:
+        keep = set(args.langs.split(","))
+        questions = [q for q in questions if q.get("lang", "en") in keep]
+    if args.limit:
+        seen: dict[str, int] = {}
+        kept = []
+        for q in questions:
+            lang = q.get("lang", "en")
+            if seen.get(lang, 0) < args.limit:
+                kept.append(q)
+                seen[lang] = seen.get(lang, 0) + 1
+        questions = kept
+    graphs = [g for g in args.graphs.split(",") if g]
+    with tempfile.TemporaryDirectory() as tmp:
+        env = source_env(args.corpus, Path(tmp) / "index")
+        with langgraph_dev(Path(tmp), extra_env=env) as url:
+            result = asyncio.run(evaluate(url, graphs, questions))
+    result["questions"] = str(args.questions)
+    result["corpus"] = str(args.corpus or "own docs/ and kb/")
+    if not args.details:
+        result.pop("details")
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

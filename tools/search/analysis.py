@@ -1,0 +1,129 @@
+"""What the index keeps of a page: its rows and its postings, computed without touching the index.
+
+A pure function of the page, so pages can be analysed anywhere (in worker processes during a
+build) and only the compact result travels to the writer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from tools.mdx import Page
+from tools.search.phrases import pair_codes, term_hashes
+from tools.search.postings import MAX_TF
+from tools.search.snippets import snippet_prose
+from tools.text import index_terms
+
+# Text indexed per section. A few pages carry megabytes of embedded data (base64 images, notebook
+# output); past this the words are noise and they cost build time and memory. Reading is whole.
+MAX_INDEXED_CHARS = 100_000
+# How many of each section's terms are kept (in order, as pair codes) for phrase re-ranking.
+RERANK_TERMS = 400
+
+_LINK_RE = re.compile(r"\]\((/[^)\s#?]*)|href=[\"'](/[^\"'#?]*)")
+
+
+@dataclass
+class SectionRecord:
+    """A section's row and its postings: (term, body tf, heading-trail tf) per distinct term."""
+
+    heading: str
+    level: int
+    anchor: str
+    text: str
+    blen: int
+    hlen: int
+    pairs: bytes
+    prose: str
+    postings: list[tuple[str, int, int]]
+
+
+@dataclass
+class PageRecord:
+    """A page's row, its title-field terms and its sections, ready to write."""
+
+    key: str
+    url: str
+    title: str
+    description: str
+    collection: str
+    digest: str
+    mtime: float
+    size: int
+    sections_json: str
+    meta_json: str
+    links_json: str
+    title_terms: list[str]
+    sections: list[SectionRecord]
+    # Every distinct term of the page, sorted and space-joined: the rows to touch when it goes.
+    terms: str
+
+
+def analyse_page(
+    key: str, mtime: float, size: int, digest: str, page: Page, url: str, collection: str
+) -> PageRecord:
+    """The record of one parsed page."""
+    sections = [{"h": s.heading, "l": s.level, "t": s.text, "a": s.anchor} for s in page.sections]
+    meta = {k: v for k, v in page.meta.items() if isinstance(v, str | int | float | bool)}
+    path_words = key.rsplit(".", 1)[0].replace("/", " ").replace("-", " ")
+    # The title field is a set: title, description and path repeat each other, and a word
+    # named twice there is no more "about" the page than one named once.
+    title_terms = list(set(index_terms(f"{page.title}\n{page.description}\n{path_words}")))
+    all_terms: set[str] = set(title_terms)
+    records: list[SectionRecord] = []
+    trail: list[tuple[int, str]] = []
+    for s in page.sections:
+        while trail and trail[-1][0] >= s.level > 0:
+            trail.pop()
+        if s.level > 0:
+            trail.append((s.level, s.heading))
+        head = Counter(index_terms(" / ".join(h for _, h in trail)))
+        body_terms = index_terms(s.text[:MAX_INDEXED_CHARS])
+        body = Counter(body_terms)
+        sequence = index_terms(s.heading)[:50] + body_terms[:RERANK_TERMS]
+        records.append(
+            SectionRecord(
+                heading=s.heading,
+                level=s.level,
+                anchor=s.anchor,
+                text=s.text,
+                blen=sum(body.values()),
+                hlen=sum(head.values()),
+                pairs=pair_codes(term_hashes(sequence)).tobytes(),
+                prose=snippet_prose(s.text),
+                postings=[
+                    (term, min(body.get(term, 0), MAX_TF), min(head.get(term, 0), MAX_TF))
+                    for term in head.keys() | body.keys()
+                ],
+            )
+        )
+        all_terms.update(head)
+        all_terms.update(body)
+    return PageRecord(
+        key=key,
+        url=url,
+        title=page.title,
+        description=page.description,
+        collection=collection,
+        digest=digest,
+        mtime=mtime,
+        size=size,
+        sections_json=json.dumps(sections),
+        meta_json=json.dumps(meta, default=str),
+        links_json=json.dumps(links(page)),
+        title_terms=title_terms,
+        sections=records,
+        terms=" ".join(sorted(all_terms)),
+    )
+
+
+def links(page: Page) -> list[str]:
+    """Site-relative link targets of a page (`/oss/langgraph/streaming`), each once."""
+    found: dict[str, None] = {}
+    for s in page.sections:
+        for a, b in _LINK_RE.findall(s.text):
+            found[(a or b).rstrip("/")] = None
+    return [link for link in found if link]

@@ -1,0 +1,181 @@
+"""`SearchIndex`: one source's index (storage + scoring) behind one lock, safe to share."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from tools.search.phrases import RERANK_DEPTH, phrase_boost, query_pairs
+from tools.search.records import Document, Hit, SourceFile, SyncStats
+from tools.search.scoring import (
+    PRIOR_WEIGHT,
+    CorpusStats,
+    bm25_titles,
+    bm25f_sections,
+    rank_pages,
+    section_term_weights,
+)
+from tools.search.snippets import snippet
+from tools.search.storage import IndexStore, Parser, Progress, Reader
+from tools.text import index_terms
+
+
+def index_path(index_dir: Path, kind: str, identity: str) -> Path:
+    """Where the index for one source lives: one file per (kind, source) pair."""
+    digest = hashlib.sha1(identity.encode()).hexdigest()[:12]
+    return index_dir / f"{kind}-{digest}.sqlite"
+
+
+class SearchIndex:
+    """One SQLite file holding one source's pages; safe to share between threads."""
+
+    def __init__(self, db_path: Path) -> None:
+        self.db_path = db_path
+        self._lock = threading.RLock()
+        self._store = IndexStore(db_path)
+        self._stats: CorpusStats | None = None
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._store.count()
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def sync(
+        self,
+        files: Iterable[SourceFile],
+        read: Reader,
+        parse: Parser,
+        progress: Progress | None = None,
+    ) -> SyncStats:
+        """Bring the index in line with `files`: re-read changed ones (by content hash), drop gone ones.
+
+        `parse(key, raw)` returns the page, its URL and its collection. The returned stats name
+        the section ids added and removed, for stores that follow this index.
+        """
+        with self._lock:
+            stats = self._store.sync(files, read, parse, progress)
+            if stats.added or stats.updated or stats.removed:
+                self._stats = None
+        return stats
+
+    def section_texts(self, ids: Sequence[int]) -> list[tuple[int, str, str, str]]:
+        """(section id, page key, heading, text) of stored sections, e.g. those a sync added."""
+        with self._lock:
+            return self._store.section_texts(ids)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        limit: int = 10,
+        collections: Sequence[str] | None = None,
+        prior_weight: float | None = None,
+        snippets: bool = True,
+    ) -> list[Hit]:
+        """Rank pages for a free-text query; the best-matching section and a snippet come with each.
+
+        `snippets=False` skips the snippets for callers that list titles only (the KB search).
+        Today the ranking is the lexical one; another ranker (section vectors) fuses here.
+        """
+        return self.lexical_search(query, limit, collections, prior_weight, snippets)
+
+    def lexical_search(
+        self,
+        query: str,
+        limit: int = 10,
+        collections: Sequence[str] | None = None,
+        prior_weight: float | None = None,
+        snippets: bool = True,
+    ) -> list[Hit]:
+        """The lexical ranking, each hit with its calibrated score (`Hit.calibrated`).
+
+        Sections score by BM25F over their heading trail and body; a page scores by its best
+        section plus a share of its next ones, plus its title field, lifted by its link prior.
+        The best pages are then re-ranked by the query's word pairs (`phrase_boost`).
+        """
+        sequence = index_terms(query[:2000])
+        terms = list(dict.fromkeys(sequence))
+        if not terms:
+            return []
+        limit = max(1, min(int(limit), 100))
+        with self._lock:
+            stats = self._stats
+            if stats is None:
+                with self._store.unmapped():  # it scans every section row: no need to map them
+                    stats = self._stats = CorpusStats(self._store.db)
+            sec_blobs, title_blobs = self._store.postings(terms)
+            sec_weights = section_term_weights(sec_blobs, stats)
+            sec_score = bm25f_sections(sec_blobs, sec_weights, stats)
+            title_score = bm25_titles(title_blobs, stats)
+            weight = PRIOR_WEIGHT if prior_weight is None else prior_weight
+            # Without a collection filter only the re-ranked head and the page asked for matter.
+            need = 200 if collections else max(limit, RERANK_DEPTH)
+            ranked = rank_pages(sec_score, title_score, stats, weight, need)
+            if collections:
+                wanted = set(collections)
+                ranked = [r for r in ranked if stats.collection.get(r[1], "") in wanted]
+            ranked = ranked[: max(limit, RERANK_DEPTH)]
+            sections = self._store.best_sections([s for _, _, s in ranked if s >= 0], snippets)
+            scale = stats.calibration(len(terms), sec_weights, weight)
+        no_section = ("", 0, "", "", None)
+        rows = [
+            stats.page.get(doc, (None, "", "", "")) + sections.get(sec, no_section)
+            for _, doc, sec in ranked
+        ]
+        boost = phrase_boost(query_pairs(sequence), [row[-1] for row in rows])
+        order = sorted(range(len(ranked)), key=lambda i: (-ranked[i][0] * boost[i], ranked[i][1]))
+        hits = []
+        for i in order[:limit]:
+            key, url, title, collection, heading, level, anchor, prose, _ = rows[i]
+            if key is None:
+                continue
+            score = ranked[i][0] * boost[i]
+            hits.append(
+                Hit(
+                    key,
+                    url,
+                    title,
+                    collection,
+                    score,
+                    section=heading if level else "",
+                    anchor=anchor or "",
+                    snippet=snippet(prose or "", terms) if snippets else "",
+                    calibrated=score / scale if scale > 0 else None,
+                )
+            )
+        return hits
+
+    def get(self, key: str) -> Document | None:
+        """A stored page by key (its path or article id)."""
+        with self._lock:
+            return self._store.get(key)
+
+    def find(self, ref: str) -> Document | None:
+        """A page by key, URL (with or without anchor/trailing slash) or path without extension."""
+        ref = ref.strip().split("#", 1)[0].rstrip("/")
+        if not ref:
+            return None
+        doc = self.get(ref)
+        if doc:
+            return doc
+        with self._lock:
+            return self._store.find(ref)
+
+    def keys(self) -> list[str]:
+        """Every stored key."""
+        with self._lock:
+            return self._store.keys()
+
+    def priors(self) -> dict[str, float]:
+        """Each page's link prior by key, for rankers that lift pages as the lexical one does."""
+        with self._lock:
+            return self._store.priors()
+
+    def collections(self) -> list[str]:
+        """Distinct collections."""
+        with self._lock:
+            return self._store.collections()

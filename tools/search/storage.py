@@ -1,0 +1,351 @@
+"""The index on disk: one SQLite file of pages, sections and postings, and its incremental sync.
+
+Storage is one SQLite file (standard library, opens in milliseconds): pages, sections and an
+inverted index of one row per term (its section postings and title postings, see
+`tools.search.postings`). Sync is incremental: a changed file (by content hash) rewrites only
+its own postings; deleted files drop theirs; every touched term's row is rewritten once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tools.mdx import Page, Section
+from tools.search.analysis import PageRecord, analyse_page
+from tools.search.postings import SEC_DTYPE, TITLE_DTYPE, fetch_postings, marks, merge_postings
+from tools.search.records import Document, SourceFile, SyncStats
+
+SCHEMA_VERSION = 28
+# Searches read the file through a memory map (a quarter faster than read calls); syncs and the
+# one full scan that loads the scorer's arrays do not, so they do not map, and count as
+# resident, the whole file.
+MMAP_BYTES = 256 << 20
+
+# `read(key)` gives a file's bytes; `parse(key, raw)` its page, URL and collection.
+Reader = Callable[[str], bytes]
+Parser = Callable[[str, bytes], tuple[Page, str, str]]
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class _Pending:
+    """Posting changes gathered during one sync, written once per touched term at the end."""
+
+    removed_secs: set[int] = field(default_factory=set)
+    removed_docs: set[int] = field(default_factory=set)
+    touched: set[str] = field(default_factory=set)
+    secs: dict[str, list[tuple[int, int, int]]] = field(default_factory=dict)
+    titles: dict[str, list[tuple[int]]] = field(default_factory=dict)
+    added_secs: list[int] = field(default_factory=list)
+
+
+class IndexStore:
+    """One SQLite connection and everything that reads or writes its tables.
+
+    Not thread-safe by itself: `SearchIndex` serialises calls.
+    """
+
+    def __init__(self, db_path: Path) -> None:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        self.db_path = db_path
+        self.db = sqlite3.connect(str(db_path), check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
+        self._init_schema()
+
+    def _init_schema(self) -> None:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
+            self.db.executescript(
+                """
+                DROP TABLE IF EXISTS docs;
+                DROP TABLE IF EXISTS fts;
+                DROP TABLE IF EXISTS secs;
+                DROP TABLE IF EXISTS post;
+                DROP TABLE IF EXISTS tpost;
+                CREATE TABLE docs (
+                    id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, url TEXT, title TEXT,
+                    collection TEXT, prior REAL DEFAULT 0, tlen INTEGER DEFAULT 0, hash TEXT,
+                    mtime REAL, size INTEGER, description TEXT, meta TEXT, links TEXT DEFAULT '[]',
+                    terms TEXT DEFAULT '', sections TEXT);
+                CREATE TABLE secs (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, doc INTEGER NOT NULL, level INTEGER,
+                    blen INTEGER, hlen INTEGER, anchor TEXT, heading TEXT, pairs BLOB, prose TEXT,
+                    text TEXT);
+                -- Text last: SQLite reads a row up to the last column asked for, and ranking
+                -- reads lengths and word pairs without wanting the (long) text.
+                CREATE INDEX secs_doc ON secs(doc);
+                -- A term's section postings and title-field postings side by side: one row
+                -- read per query term.
+                CREATE TABLE post (term TEXT PRIMARY KEY, sec BLOB, title BLOB) WITHOUT ROWID;
+                """
+            )
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self.db.commit()
+
+    @contextmanager
+    def unmapped(self) -> Iterator[None]:
+        """Turn the connection's memory map off for the duration (see MMAP_BYTES)."""
+        self.db.execute("PRAGMA mmap_size=0")
+        try:
+            yield
+        finally:
+            self.db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
+
+    # -- sync ----------------------------------------------------------------------------------
+
+    def sync(
+        self,
+        files: Iterable[SourceFile],
+        read: Reader,
+        parse: Parser,
+        progress: Progress | None = None,
+    ) -> SyncStats:
+        """Bring the tables in line with `files`: re-read changed ones (by content hash), drop gone ones."""
+        start = time.perf_counter()
+        stats = SyncStats()
+        files = list(files)
+        with self.unmapped():
+            known = {
+                row[0]: (row[1], row[2], row[3])
+                for row in self.db.execute("SELECT key, mtime, size, hash FROM docs")
+            }
+            fresh = not known
+            pending = _Pending()
+            seen: set[str] = set()
+            todo: list[SourceFile] = []
+            for f in files:
+                seen.add(f.key)
+                old = known.get(f.key)
+                if old and old[0] == f.mtime and old[1] == f.size:
+                    stats.unchanged += 1
+                else:
+                    todo.append(f)
+            for n, f in enumerate(todo, 1):
+                raw = read(f.key)
+                digest = hashlib.sha256(raw).hexdigest()
+                old = known.get(f.key)
+                if old and old[2] == digest:
+                    self.db.execute(
+                        "UPDATE docs SET mtime=?, size=? WHERE key=?", (f.mtime, f.size, f.key)
+                    )
+                    stats.unchanged += 1
+                else:
+                    page, url, collection = parse(f.key, raw)
+                    if old:
+                        self._delete(f.key, pending)
+                    record = analyse_page(f.key, f.mtime, f.size, digest, page, url, collection)
+                    self._write(record, pending)
+                    if old:
+                        stats.updated += 1
+                    else:
+                        stats.added += 1
+                if progress and (n % 100 == 0 or n == len(todo)):
+                    progress(n, len(todo))
+            for key in set(known) - seen:
+                self._delete(key, pending)
+                stats.removed += 1
+            if stats.added or stats.updated or stats.removed:
+                self._write_postings(pending, fresh)
+                self._update_priors()
+            self.db.commit()
+        # The section changes, for stores kept beside this index (section vectors).
+        stats.sections_removed = sorted(pending.removed_secs)
+        stats.sections_added = pending.added_secs
+        stats.seconds = time.perf_counter() - start
+        return stats
+
+    def _delete(self, key: str, pending: _Pending) -> None:
+        row = self.db.execute("SELECT id, terms FROM docs WHERE key=?", (key,)).fetchone()
+        if not row:
+            return
+        doc_id, terms = row
+        pending.removed_docs.add(doc_id)
+        pending.removed_secs.update(
+            r[0] for r in self.db.execute("SELECT id FROM secs WHERE doc=?", (doc_id,))
+        )
+        pending.touched.update(terms.split())
+        self.db.execute("DELETE FROM secs WHERE doc=?", (doc_id,))
+        self.db.execute("DELETE FROM docs WHERE id=?", (doc_id,))
+
+    def _write(self, record: PageRecord, pending: _Pending) -> None:
+        cur = self.db.execute(
+            "INSERT INTO docs(key,url,title,description,collection,hash,mtime,size,sections,meta,"
+            "links,tlen,terms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                record.key,
+                record.url,
+                record.title,
+                record.description,
+                record.collection,
+                record.digest,
+                record.mtime,
+                record.size,
+                record.sections_json,
+                record.meta_json,
+                record.links_json,
+                len(record.title_terms),
+                record.terms,
+            ),
+        )
+        doc_id = int(cur.lastrowid or 0)
+        for term in record.title_terms:
+            pending.titles.setdefault(term, []).append((doc_id,))
+        for s in record.sections:
+            sec = self.db.execute(
+                "INSERT INTO secs(doc,heading,level,anchor,text,blen,hlen,pairs,prose)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
+                (doc_id, s.heading, s.level, s.anchor, s.text, s.blen, s.hlen, s.pairs, s.prose),
+            )
+            sec_id = int(sec.lastrowid or 0)
+            pending.added_secs.append(sec_id)
+            for term, body, head in s.postings:
+                pending.secs.setdefault(term, []).append((sec_id, body, head))
+
+    def _write_postings(self, pending: _Pending, fresh: bool) -> None:
+        """Apply the gathered changes: one read-modify-write per touched term."""
+        removed_secs = np.fromiter(pending.removed_secs, np.uint32, len(pending.removed_secs))
+        removed_docs = np.fromiter(pending.removed_docs, np.uint32, len(pending.removed_docs))
+        rows: list[tuple[str, bytes, bytes]] = []
+        deletes: list[tuple[str]] = []
+        for term in pending.touched | pending.secs.keys() | pending.titles.keys():
+            old = None
+            if not fresh:
+                old = self.db.execute(
+                    "SELECT sec, title FROM post WHERE term=?", (term,)
+                ).fetchone()
+            sec = merge_postings(
+                old[0] if old else None, pending.secs.get(term), SEC_DTYPE, removed_secs
+            )
+            title = merge_postings(
+                old[1] if old else None, pending.titles.get(term), TITLE_DTYPE, removed_docs
+            )
+            if sec or title:
+                rows.append((term, sec, title))
+            else:
+                deletes.append((term,))
+        self.db.executemany("INSERT OR REPLACE INTO post(term, sec, title) VALUES (?,?,?)", rows)
+        self.db.executemany("DELETE FROM post WHERE term=?", deletes)
+
+    def _update_priors(self) -> None:
+        """Recompute each page's prior from how many other pages link to it.
+
+        Why: a page the docs themselves point to often (the streaming guide, the graph API
+        reference) is the canonical answer more often than a leaf page that merely mentions the
+        same words, such as one of hundreds of integration pages. Reads only the stored link
+        lists, so one changed page costs milliseconds, not a re-parse of the corpus.
+        """
+        rows = self.db.execute("SELECT id, key, links FROM docs").fetchall()
+        by_suffix: dict[str, int | None] = {}
+        for doc_id, key, _ in rows:
+            parts = key.rsplit(".", 1)[0].split("/")
+            if parts[-1] == "index":
+                parts = parts[:-1]
+            for i in range(len(parts)):
+                suffix = "/".join(parts[i:])
+                by_suffix[suffix] = (
+                    None if suffix in by_suffix and by_suffix[suffix] != doc_id else doc_id
+                )
+        inbound: dict[int, int] = {}
+        for doc_id, _, links in rows:
+            targets = set()
+            for link in json.loads(links or "[]"):
+                parts = [p for p in link.split("/") if p]
+                for i in range(len(parts)):
+                    target = by_suffix.get("/".join(parts[i:]))
+                    if target is not None:
+                        targets.add(target)
+                        break
+            for target in targets - {doc_id}:
+                inbound[target] = inbound.get(target, 0) + 1
+        self.db.executemany(
+            "UPDATE docs SET prior=? WHERE id=?",
+            [(math.log1p(inbound.get(doc_id, 0)), doc_id) for doc_id, _, _ in rows],
+        )
+
+    # -- reads ---------------------------------------------------------------------------------
+
+    def count(self) -> int:
+        """How many pages are stored."""
+        return int(self.db.execute("SELECT count(*) FROM docs").fetchone()[0])
+
+    def postings(self, terms: list[str]) -> tuple[list[bytes], list[bytes]]:
+        """The terms' section and title posting blobs."""
+        return fetch_postings(self.db, terms)
+
+    def best_sections(self, ids: list[int], with_prose: bool) -> dict[int, tuple[Any, ...]]:
+        """(heading, level, anchor, prose, pair codes) of sections by id, in one query."""
+        prose = "prose" if with_prose else "''"
+        return {
+            r[0]: r[1:]
+            for r in self.db.execute(
+                f"SELECT id, heading, level, anchor, {prose}, pairs FROM secs"
+                f" WHERE id IN ({marks(ids)})",
+                ids,
+            )
+        }
+
+    def section_texts(self, ids: Sequence[int]) -> list[tuple[int, str, str, str]]:
+        """(section id, page key, heading, text) of the sections with these ids, by id."""
+        out: list[tuple[int, str, str, str]] = []
+        ids = list(ids)
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            out.extend(
+                self.db.execute(
+                    "SELECT secs.id, docs.key, secs.heading, secs.text FROM secs"
+                    f" JOIN docs ON docs.id = secs.doc WHERE secs.id IN ({marks(chunk)})"
+                    " ORDER BY secs.id",
+                    chunk,
+                )
+            )
+        return out
+
+    def get(self, key: str) -> Document | None:
+        """A stored page by key."""
+        row = self.db.execute(
+            "SELECT key,url,title,description,collection,sections,meta FROM docs WHERE key=?",
+            (key,),
+        ).fetchone()
+        return _document(row) if row else None
+
+    def find(self, ref: str) -> Document | None:
+        """A page by URL (with or without trailing slash) or path without extension."""
+        row = self.db.execute(
+            "SELECT key,url,title,description,collection,sections,meta FROM docs"
+            " WHERE url=? OR url=? OR key LIKE ? OR key LIKE ? ORDER BY length(key) LIMIT 1",
+            (ref, ref + "/", ref + ".%", "%/" + ref.lstrip("/") + ".%"),
+        ).fetchone()
+        return _document(row) if row else None
+
+    def keys(self) -> list[str]:
+        """Every stored key, sorted."""
+        return [r[0] for r in self.db.execute("SELECT key FROM docs ORDER BY key")]
+
+    def priors(self) -> dict[str, float]:
+        """Each page's link prior, ln(1 + inbound links), by key."""
+        return dict(self.db.execute("SELECT key, prior FROM docs").fetchall())
+
+    def collections(self) -> list[str]:
+        """Distinct non-empty collections, sorted."""
+        return [
+            r[0] for r in self.db.execute("SELECT DISTINCT collection FROM docs ORDER BY 1") if r[0]
+        ]
+
+
+def _document(row: Sequence[Any]) -> Document:
+    key, url, title, description, collection, sections, meta = row
+    secs = [Section(s["h"], s["l"], s["t"], s["a"]) for s in json.loads(sections)]
+    return Document(key, url, title, description or "", collection or "", secs, json.loads(meta))
