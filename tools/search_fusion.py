@@ -78,10 +78,8 @@ def fuse(
         score = weight * (lexical.calibrated or 0.0) + (1.0 - weight) * GATE * evidence
         fused[lexical.key] = (score, lexical, i)
     wanted = set(collections) if collections else None
-    for i in sim.top(VECTOR_CANDIDATES):
+    for i in sim.top(VECTOR_CANDIDATES, wanted):
         key = sim.keys[i]
-        if wanted is not None and sim.collections[i] not in wanted:
-            continue
         if key not in fused:
             fused[key] = ((1.0 - weight) * GATE * sim.evidence(i), None, i)
     order = sorted(fused.items(), key=lambda kv: -kv[1][0])[:limit]

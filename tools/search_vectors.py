@@ -130,9 +130,15 @@ class PageSimilarity:
         share = max(0.0, (float(self.best[i]) - self.background) / span)
         return min(1.0, share * float(self.prior[i]))
 
-    def top(self, k: int) -> list[int]:
-        """Indexes of the k pages with the most evidence, best first."""
+    def top(self, k: int, collections: set[str] | None = None) -> list[int]:
+        """Indexes of the k pages with the most evidence (in `collections` if given), best first."""
         lifted = (self.best - self.background) * self.prior
+        if collections is not None:
+            allowed = np.array([c in collections for c in self.collections], bool)
+            lifted = np.where(allowed, lifted, -np.inf)
+            k = min(k, int(allowed.sum()))
+        if k <= 0:
+            return []
         if len(lifted) > k:
             idx = np.argpartition(lifted, -k)[-k:]
         else:

@@ -192,6 +192,7 @@ def test_kb_vector_hits_respect_collections(tmp_path: Path, index_dir: Path) -> 
     assert [h.key for h in kb.search("ограничить шагов", 5)][0] == "errors/limit"
     assert "errors/limit" not in [h.key for h in kb.search("ограничить шагов", 5, ["faq"])]
     assert [h.key for h in kb.search("токенов", 5, ["faq"])] == ["faq/tokens"]
+    assert kb.search("токенов", 5, ["nowhere"]) == []
 
 
 def test_tools_tell_the_corpus_language_and_flag_weak_foreign_queries(
