@@ -53,14 +53,15 @@ class UseEmbedder:
 
     def __init__(self) -> None:
         self._model: Any = None
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # held while loading
+        self._start_lock = threading.Lock()  # held while deciding to start the loader thread
         self._thread: threading.Thread | None = None
         self._queries: OrderedDict[str, np.ndarray[Any, Any]] = OrderedDict()
         self._queries_lock = threading.Lock()
 
     def preload(self) -> None:
         """Start loading the model in the background (idempotent); searches never wait at start."""
-        with self._lock:
+        with self._start_lock:
             if self._model is not None or self._thread is not None:
                 return
             self._thread = threading.Thread(target=self._load, name="embedder-load", daemon=True)
