@@ -37,6 +37,9 @@ PROSE_CHARS = 150
 # Characters of a section's prose kept as the snippet of a hit found by its vector alone.
 SNIPPET_CHARS = 220
 TRAIL_SEPARATOR = " › "
+# Characters of a query that are embedded: the encoder reads sentences and short paragraphs,
+# and a pasted log of megabytes must not cost seconds (the lexical search reads 2,000).
+QUERY_CHARS = 1_000
 
 
 @dataclass(frozen=True)
@@ -314,7 +317,7 @@ class VectorStore:
         matrix = self._loaded()
         if not matrix.keys:
             return None
-        vec = self.embedder.embed([query])[0].astype(np.float32)
+        vec = self.embedder.embed([query[:QUERY_CHARS]])[0].astype(np.float32)
         sims = matrix.vectors @ vec
         best = np.maximum.reduceat(sims, matrix.starts)
         return PageSimilarity(

@@ -94,6 +94,9 @@ def test_weak_lexical_ranking_is_blended_with_vectors(
     assert all(0 < (h.calibrated or 0) <= GATE for h in got)
     assert [h.score for h in got] == sorted((h.score for h in got), reverse=True)
     assert embedder.calls[-1] == [query]
+    fused.search("ограничить " * 5_000, 3)  # a pasted wall of text: only its start is embedded
+    assert len(embedder.calls[-1][0]) == 1_000
+    assert fused.search("", 3) == [] and fused.search("   ", 3) == []
 
 
 def test_partial_lexical_match_keeps_its_weight_in_the_blend(
