@@ -1,6 +1,6 @@
 """Retrieval quality on an eval set: docs + KB search with the raw question, and the code step.
 
-    python bench/retrieval.py --corpus ../shared/corpus --questions ../shared/corpus/eval/dev.jsonl --json
+    python bench/retrieval.py --corpus ../shared/corpus --questions ../shared/corpus/eval/dev.jsonl --json [--vectors]
 
 Prints ONE JSON object: n, recall@1/5/10 and MRR of `expected_paths` for the merged docs+KB ranking,
 `code_symbol_recall` (share of `expected_code_symbols` whose defining file is among the top 5
@@ -184,6 +184,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object only")
     parser.add_argument("--show", action="store_true", help="print per-question rankings to stderr")
+    parser.add_argument(
+        "--vectors", action="store_true", help="fuse section vectors in (tools/search_fusion.py)"
+    )
     args = parser.parse_args(argv)
 
     questions = load_questions(args.questions)
