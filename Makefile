@@ -33,16 +33,16 @@ test-e2e: install
 	$(PY) -m pytest tests/e2e
 
 lint: install
-	$(VENV)/bin/ruff check graphs tools server tests bench client_examples
-	$(VENV)/bin/ruff format --check graphs tools server tests bench client_examples
+	$(VENV)/bin/ruff check graphs tools server tests bench scripts client_examples
+	$(VENV)/bin/ruff format --check graphs tools server tests bench scripts client_examples
 	$(VENV)/bin/mypy
 
 format: install
-	$(VENV)/bin/ruff format graphs tools server tests bench client_examples
-	$(VENV)/bin/ruff check --fix graphs tools server tests bench client_examples
+	$(VENV)/bin/ruff format graphs tools server tests bench scripts client_examples
+	$(VENV)/bin/ruff check --fix graphs tools server tests bench scripts client_examples
 
 diagrams: install  ## rewrite the Mermaid diagrams in README.md from the compiled graphs
-	$(PY) -m graphs.diagrams --write README.md
+	$(PY) scripts/diagrams.py --write README.md
 
 bench: install  ## retrieval quality and speed on ../shared/corpus
 	$(PY) bench/retrieval.py --corpus ../shared/corpus --questions ../shared/corpus/eval/dev.jsonl --json

@@ -57,7 +57,7 @@ def record_calls(graph_name: str) -> list[dict[str, Any]]:
     from langchain_core.messages import HumanMessage, SystemMessage
     from langchain_core.utils.function_calling import convert_to_openai_tool
 
-    from graphs.offline_model import OfflineChatModel
+    from graphs.offline.model import OfflineChatModel
 
     calls: list[dict[str, Any]] = []
     original_bind = OfflineChatModel.bind_tools

@@ -35,7 +35,7 @@ from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
 from graphs.context import Context  # noqa: E402
 from graphs.middleware import shared_middleware  # noqa: E402
 from graphs.models import load_chat_model  # noqa: E402
-from graphs.offline_model import OfflineChatModel, message_text  # noqa: E402
+from graphs.offline.model import OfflineChatModel  # noqa: E402
 from graphs.prompts import SYSTEM_PROMPT  # noqa: E402
 from tools import create_all_tools  # noqa: E402
 
@@ -88,7 +88,7 @@ def _size(messages: list[BaseMessage]) -> int:
 
 def _leaks(chunk: BaseMessage, prompts: list[str]) -> bool:
     """The suggestion call's own output: its JSON in model text, or a suggested prompt anywhere."""
-    text = message_text(chunk)
+    text = chunk.text
     return (chunk.type != "tool" and '"suggests"' in text) or any(p in text for p in prompts)
 
 
@@ -159,11 +159,11 @@ async def _sizes(prune: bool) -> dict[str, Any]:
         "state_bytes": _size(messages),
         # The 10 questions and answers three ways: their text; as a bare [{role, content}] JSON
         # conversation; and that JSON with each answer's suggestions (which the state also holds).
-        "qa_text_bytes": sum(len(message_text(m).encode()) for m in qa),
-        "qa_json_bytes": _json_size([{"role": m.type, "content": message_text(m)} for m in qa]),
+        "qa_text_bytes": sum(len(m.text.encode()) for m in qa),
+        "qa_json_bytes": _json_size([{"role": m.type, "content": m.text} for m in qa]),
         "qa_json_with_suggests_bytes": _json_size(
             [
-                {"role": m.type, "content": message_text(m), "suggests": s}
+                {"role": m.type, "content": m.text, "suggests": s}
                 for m, s in zip(qa, suggests, strict=True)
             ]
         ),

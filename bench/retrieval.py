@@ -130,7 +130,7 @@ def code_step_files(code_roots: str) -> Callable[[str], list[str]]:
     """Files (root-relative display paths) the offline model's code step returns for a question."""
     from langchain_core.messages import HumanMessage
 
-    from graphs.offline_model import OfflineChatModel
+    from graphs.offline.model import OfflineChatModel
     from tools import load_sources
     from tools.code import create_code_tools
 

@@ -8,17 +8,26 @@ Three kinds of citation are recognised:
   and `1 ≤ start ≤ end ≤` its line count.
 
 A reversed range is swapped, an end past the file is clamped to its last line; anything else that
-does not verify (a missing page, article or file, a start past the end of the file) is removed. The
+does not verify (a missing page, article or file, a start past the end of the file) is removed.
+Code blocks and `>` quotes are quoted source text, not citations, and are left as written. The
 counts come back in a `CitationReport` that the graph stores in state. Hand-written because no
 library checks citations against *these* sources; the checks reuse the tools' own backends.
+
+What the turn's read tools returned (`ReadSources`, built from their artifacts) is consulted
+first: a page, article or file the agent read is known to exist, and a file's line count comes
+with it, so most citations verify without another backend lookup.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from langchain_core.messages import BaseMessage, ToolMessage
 
 from tools import Sources
 from tools.code_roots import PathError, resolve_path
@@ -32,7 +41,8 @@ CODE_RE = re.compile(
 URL_RE = re.compile(r"https?://[^\s)\]>`'\"]+")
 MD_LINK_RE = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<url>https?://[^)\s]+)\)")
 KB_RE = re.compile(r"\bKB (?P<id>\w[\w./-]*)")
-FENCE_RE = re.compile(r"(^```.*?^```[^\n]*$)", re.M | re.S)
+# Quoted source text — code blocks and `>` quote lines — is the source's, not a citation.
+QUOTED_RE = re.compile(r"(^```.*?^```[^\n]*$|^>[^\n]*$)", re.M | re.S)
 DOC_PATH_RE = re.compile(r"(?<![\w/.:-])(?P<path>docs/[\w./-]+\.mdx?)\b")
 
 
@@ -56,6 +66,54 @@ class CitationReport:
         return asdict(self) | {"invalid": self.invalid}
 
 
+def _page_key(ref: str) -> str:
+    return ref.rstrip(".,;:").split("#", 1)[0].rstrip("/")
+
+
+@dataclass
+class ReadSources:
+    """What a turn's read tools returned: page URLs, article ids and code files with line counts."""
+
+    pages: set[str] = field(default_factory=set)
+    articles: set[str] = field(default_factory=set)
+    files: dict[str, int] = field(default_factory=dict)
+
+    def add_artifact(self, tool: str, artifact: Any) -> None:
+        """Record one tool result's artifact (read tools, and `ask_*` researchers' `read`)."""
+        if tool == "get_doc_page" and isinstance(artifact, dict) and artifact.get("url"):
+            self.pages.add(_page_key(str(artifact["url"])))
+        elif tool == "get_article_content" and isinstance(artifact, list):
+            for art in artifact:
+                if isinstance(art, dict) and art.get("id"):
+                    self.articles.add(str(art["id"]))
+                    if art.get("url"):
+                        self.pages.add(_page_key(str(art["url"])))
+        elif tool == "read_code_file" and isinstance(artifact, dict) and artifact.get("file"):
+            self.files[str(artifact["file"])] = int(artifact.get("total") or 0)
+        elif isinstance(artifact, dict) and isinstance(artifact.get("read"), dict):
+            read = artifact["read"]
+            self.pages.update(read.get("pages") or [])
+            self.articles.update(read.get("articles") or [])
+            self.files.update(read.get("files") or {})
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form (a researcher hands it up in its tool artifact)."""
+        return {
+            "pages": sorted(self.pages),
+            "articles": sorted(self.articles),
+            "files": dict(self.files),
+        }
+
+
+def read_sources(messages: Iterable[BaseMessage]) -> ReadSources:
+    """The sources this turn's tool results name in their artifacts (failed calls skipped)."""
+    read = ReadSources()
+    for m in messages:
+        if isinstance(m, ToolMessage) and m.status != "error":
+            read.add_artifact(str(m.name or ""), m.artifact)
+    return read
+
+
 class CitationChecker:
     """Checks citations against one set of sources (docs index, KB, code roots)."""
 
@@ -64,12 +122,15 @@ class CitationChecker:
         self.sources = sources
         self._kb_urls: set[str] | None = None
         self._line_counts: dict[str, int | None] = {}
+        self._read = ReadSources()
 
     # -- single checks -------------------------------------------------------------------------
 
     def page_exists(self, ref: str) -> bool:
         """A docs page or KB article has this URL or path (anchor and trailing slash ignored)."""
         ref = ref.rstrip(".,;:")
+        if _page_key(ref) in self._read.pages:
+            return True
         docs, kb = self.sources.docs, self.sources.kb
         try:
             if docs is not None and docs.find(ref) is not None:
@@ -83,6 +144,8 @@ class CitationChecker:
 
     def article_exists(self, article_id: str) -> bool:
         """The KB has an article with this id."""
+        if article_id.rstrip(".,;:") in self._read.articles:
+            return True
         kb = self.sources.kb
         if kb is None:
             return False
@@ -94,6 +157,8 @@ class CitationChecker:
 
     def line_count(self, path: str) -> int | None:
         """Lines of a file under a code root, or None when there is no such file."""
+        if self._read.files.get(path):
+            return self._read.files[path]
         if path not in self._line_counts:
             try:
                 _, full = resolve_path(self.sources.code_roots, path, want="file")
@@ -120,11 +185,18 @@ class CitationChecker:
 
     # -- whole answers -------------------------------------------------------------------------
 
-    def check(self, text: str) -> tuple[str, CitationReport]:
-        """The answer with every citation verified, fixed or removed, and the report."""
+    def check(self, text: str, read: ReadSources | None = None) -> tuple[str, CitationReport]:
+        """The answer with every citation verified, fixed or removed, and the report.
+
+        `read`: what this turn's tools returned, trusted before any backend lookup.
+        """
+        if read is not None:
+            view = copy.copy(self)  # shares the caches; the read sources are this call's only
+            view._read = read
+            return view.check(text)
         report = CitationReport()
-        # Code blocks are quoted source, not citations: a URL inside one is left alone.
-        parts = FENCE_RE.split(text)
+        # Code blocks and quotes are source text, not citations: a URL inside one is left alone.
+        parts = QUOTED_RE.split(text)
         for i in range(0, len(parts), 2):
             part = self._check_code(parts[i], report)
             part = self._check_kb(part, report)
@@ -249,8 +321,8 @@ def _tidy(text: str) -> str:
 
 
 def extract_citations(text: str) -> dict[str, list[str]]:
-    """Every citation in `text` outside code blocks, by kind, without checking them."""
-    text = FENCE_RE.sub("", text)
+    """Every citation in `text` outside code blocks and quotes, by kind, without checking them."""
+    text = QUOTED_RE.sub("", text)
     return {
         "code": [m.group(0) for m in CODE_RE.finditer(text)],
         "kb": [m.group("id") for m in KB_RE.finditer(text)],
@@ -259,3 +331,31 @@ def extract_citations(text: str) -> dict[str, list[str]]:
         ],
         "doc_paths": [m.group("path") for m in DOC_PATH_RE.finditer(text)],
     }
+
+
+def cited_sources(text: str, *, doc_paths: bool = False) -> list[str]:
+    """The citations in a text, code first, then KB articles, then URLs (each once, in order).
+
+    `doc_paths` adds bare `docs/….md` page paths (a docs folder served without a base URL).
+    """
+    cites = extract_citations(text)
+    found = cites["code"] + [f"KB {k}" for k in cites["kb"]] + cites["urls"]
+    return list(dict.fromkeys(found + (cites["doc_paths"] if doc_paths else [])))
+
+
+def lazy_checker(
+    sources: Sources | None, checker: CitationChecker | None = None
+) -> Callable[[], CitationChecker | None]:
+    """A getter that builds the checker on first use (not at import: the server starts faster).
+
+    `checker` wins when given; otherwise one over `sources`; with neither there is nothing to
+    check against (a graph built over hand-picked tools) and the getter gives None.
+    """
+    cache: dict[str, CitationChecker | None] = {}
+
+    def get() -> CitationChecker | None:
+        if "c" not in cache:
+            cache["c"] = checker or (CitationChecker(sources) if sources is not None else None)
+        return cache["c"]
+
+    return get

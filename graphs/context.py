@@ -1,28 +1,29 @@
 """Runtime context of both graphs: what a run may change (model, language, suggestions).
 
-Unset fields come from environment variables, so a deployment configures defaults once and a
-client or Studio overrides them per run (`context={...}`). Field metadata drives Studio's form.
+Unset fields take the deployment's defaults (`graphs.settings`, read from the environment once),
+so a deployment configures defaults once and a client or Studio overrides them per run
+(`context={...}`). Field metadata drives Studio's form; `model` is annotated as an LLM picker
+(`Annotated[str, {"__template_metadata__": {"kind": "llm"}}]`, as langchain-ai/react-agent does).
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field, fields
+from typing import Annotated, Any
+
+from graphs.settings import load_settings
 
 
 def default_model() -> str:
-    """OpenAI when a key is set, the built-in offline model otherwise."""
-    explicit = os.environ.get("DOCS_AGENT_MODEL", "").strip()
-    if explicit:
-        return explicit
-    return "openai:gpt-4.1-mini" if os.environ.get("OPENAI_API_KEY") else "offline"
+    """DOCS_AGENT_MODEL, else OpenAI when a key is set, else the built-in offline model."""
+    return load_settings().default_model
 
 
 @dataclass(kw_only=True)
 class Context:
     """Per-run settings of docs_agent and deep_agent."""
 
-    model: str = field(
+    model: Annotated[str, {"__template_metadata__": {"kind": "llm"}}] = field(
         default="",
         metadata={
             "description": "Chat model as provider:model (e.g. openai:gpt-4.1-mini, "
@@ -60,21 +61,19 @@ class Context:
     )
 
     def __post_init__(self) -> None:
-        """Fill unset fields from the environment."""
-        env = os.environ
-        if not self.model:
-            self.model = default_model()
-        if not self.fallback_models:
-            self.fallback_models = env.get("DOCS_AGENT_FALLBACK_MODELS", "").strip()
-        if not self.language:
-            self.language = env.get("DOCS_AGENT_LANGUAGE", "auto").strip() or "auto"
-        if self.num_suggestions is None or int(self.num_suggestions) < 0:
-            self.num_suggestions = int(env.get("DOCS_AGENT_NUM_SUGGESTIONS", "3") or 3)
+        """Fill every unset field from the deployment's settings (one rule for all fields)."""
+        settings = load_settings()
+        defaults: dict[str, Any] = {
+            "model": settings.default_model,
+            "fallback_models": settings.fallback_models,
+            "language": settings.language,
+            "num_suggestions": settings.num_suggestions,
+            "prune_history": settings.prune_history,
+        }
+        for name, fallback in defaults.items():
+            if _unset(getattr(self, name)):
+                setattr(self, name, fallback)
         self.num_suggestions = max(0, min(int(self.num_suggestions), 10))
-        if self.prune_history is None:
-            self.prune_history = env.get(
-                "DOCS_AGENT_PRUNE_HISTORY", "true"
-            ).strip().lower() not in {"0", "false", "no", "off"}
 
     @property
     def fallback_chain(self) -> list[str]:
@@ -85,3 +84,25 @@ class Context:
     def field_names(cls) -> list[str]:
         """Names of the configurable fields."""
         return [f.name for f in fields(cls)]
+
+
+def _unset(value: Any) -> bool:
+    """Empty text, None, or a negative count: the run did not set this field."""
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return not value.strip()
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) and value < 0
+
+
+def context_of(runtime: Any) -> Context:
+    """The run's Context, whatever shape the server delivered it in."""
+    ctx = getattr(runtime, "context", None)
+    if isinstance(ctx, Context):
+        return ctx
+    if isinstance(ctx, dict):
+        known = {k: v for k, v in ctx.items() if k in Context.field_names()}
+        return Context(**known)
+    return Context()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,13 @@ def shared_corpus() -> Path:
     if not (SHARED_CORPUS / "docs").is_dir():
         pytest.skip(f"reference corpus not found at {SHARED_CORPUS}")
     return SHARED_CORPUS
+
+
+@pytest.fixture(autouse=True)
+def _fresh_settings() -> Iterator[None]:
+    """Each test reads the environment afresh (the graphs read it once per process)."""
+    from graphs.settings import load_settings
+
+    load_settings.cache_clear()
+    yield
+    load_settings.cache_clear()

@@ -184,6 +184,7 @@ def create_code_tools(roots: list[CodeRoot], timeout_s: float = 10.0) -> list[Ba
             "start": start,
             "end": end,
             "total": total,
+            "lines": lines[start - 1 : end],  # the passage itself, for code that quotes it
         }
 
     return [

@@ -7,11 +7,12 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
+from tools.artifacts import PageArtifact
 from tools.corpus import FolderCorpus, UrlRule, repo_prefix
 from tools.corpus_language import description_note, weak_match_note
 from tools.embeddings import configured_embedder
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
-from tools.render import render_document, render_hits
+from tools.render import render_document_parts, render_hits
 from tools.settings import SourceSettings
 
 MAX_RESULTS = 20
@@ -87,7 +88,7 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
 
     def get_doc_page(
         url_or_path: str, section: str | None = None, feedback_to_user: str = ""
-    ) -> tuple[str, dict[str, Any]]:
+    ) -> tuple[str, PageArtifact]:
         emit_feedback(feedback_to_user)
         doc = corpus.find(url_or_path)
         if doc is None:
@@ -95,8 +96,15 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
                 f"No page {url_or_path!r}. Use a URL or path exactly as search_docs returned it.",
                 {},
             )
-        text = render_document(doc, section)
-        return text, {"url": doc.url, "title": doc.title, "key": doc.key, "section": section}
+        text, sections = render_document_parts(doc, section)
+        artifact: PageArtifact = {
+            "url": doc.url,
+            "title": doc.title,
+            "key": doc.key,
+            "section": section,
+            "sections": sections,
+        }
+        return text, artifact
 
     return [
         StructuredTool.from_function(

@@ -14,11 +14,12 @@ from typing import Any, Protocol
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
+from tools.artifacts import ArticleArtifact
 from tools.corpus import FolderCorpus, UrlRule, repo_prefix
 from tools.corpus_language import description_note, weak_match_note
 from tools.embeddings import Embedder, configured_embedder
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
-from tools.render import render_document
+from tools.render import render_document_parts
 from tools.search import Document, Hit
 from tools.settings import SourceSettings
 
@@ -146,7 +147,7 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
 
     def get_article_content(
         article_ids: list[str], feedback_to_user: str = ""
-    ) -> tuple[str, list[dict[str, Any]]]:
+    ) -> tuple[str, list[ArticleArtifact]]:
         emit_feedback(feedback_to_user)
         ids = [str(i).strip() for i in (article_ids or []) if str(i).strip()]
         if not ids:
@@ -159,15 +160,16 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
             )
             ids = ids[:MAX_ARTICLES_PER_CALL]
         parts: list[str] = []
-        found: list[dict[str, Any]] = []
+        found: list[ArticleArtifact] = []
         missing: list[str] = []
         for article_id in dict.fromkeys(ids):
             doc = kb.get(article_id)
             if doc is None:
                 missing.append(article_id)
                 continue
-            found.append({"id": doc.key, "title": doc.title, "url": doc.url})
-            parts.append(f"## Article {doc.key}\n" + render_document(doc, limit=ARTICLE_LIMIT))
+            text, sections = render_document_parts(doc, limit=ARTICLE_LIMIT)
+            found.append({"id": doc.key, "title": doc.title, "url": doc.url, "sections": sections})
+            parts.append(f"## Article {doc.key}\n" + text)
         if missing:
             notes.append(f"Unknown article id(s): {', '.join(missing)}.")
         return "\n\n---\n\n".join(parts + notes), found

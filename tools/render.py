@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tools.artifacts import SectionArtifact
 from tools.mdx import Section
 from tools.search import Document, Hit
 from tools.text import strip_bold, strip_controls
@@ -34,14 +35,21 @@ def section_subtree(sections: list[Section], name: str) -> list[Section] | None:
 
 def render_sections(sections: list[Section], limit: int = PAGE_LIMIT) -> tuple[str, list[str]]:
     """Markdown of whole sections up to `limit` characters; returns it and the headings left out."""
+    text, left_out, _ = _render_sections(sections, limit)
+    return text, left_out
+
+
+def _render_sections(
+    sections: list[Section], limit: int
+) -> tuple[str, list[str], list[SectionArtifact]]:
+    """Markdown, headings left out, and the sections shown (as the model sees their text)."""
     parts: list[str] = []
+    shown: list[SectionArtifact] = []
     size = 0
     left_out: list[str] = []
     for s in sections:
-        block = ""
-        if s.level > 0:
-            block = "#" * s.level + " " + s.heading + "\n\n"
-        block += clean_text(s.text)
+        head = "#" * s.level + " " + s.heading + "\n\n" if s.level > 0 else ""
+        block = head + clean_text(s.text)
         if size + len(block) > limit and parts:
             if s.level > 0:
                 left_out.append(s.heading)
@@ -50,18 +58,36 @@ def render_sections(sections: list[Section], limit: int = PAGE_LIMIT) -> tuple[s
             block = block[:limit].rsplit("\n", 1)[0] + "\n…"
         parts.append(block.strip())
         size += len(block) + 2
-    return "\n\n".join(p for p in parts if p), left_out
+        shown.append(
+            {
+                "heading": s.heading if s.level > 0 else "",
+                "level": s.level,
+                "anchor": s.anchor if s.level > 0 else "",
+                "text": block[len(head) :].strip() if block.startswith(head) else "",
+            }
+        )
+    return "\n\n".join(p for p in parts if p), left_out, shown
 
 
 def render_document(doc: Document, section: str | None = None, limit: int = PAGE_LIMIT) -> str:
     """A page (or one section of it) as markdown with a header naming its citation."""
+    return render_document_parts(doc, section, limit)[0]
+
+
+def render_document_parts(
+    doc: Document, section: str | None = None, limit: int = PAGE_LIMIT
+) -> tuple[str, list[SectionArtifact]]:
+    """`render_document`'s text and the sections it shows, for the tool's artifact.
+
+    An unknown `section` gives the error text and no sections.
+    """
     sections = doc.sections
     header = f"# {doc.title}\nSource: {doc.url}\n"
     if section:
         sub = section_subtree(sections, section)
         if sub is None:
             names = ", ".join(s.heading for s in sections if s.level in (2, 3))
-            return f"No section {section!r} in {doc.url}. Sections: {names or '(none)'}."
+            return f"No section {section!r} in {doc.url}. Sections: {names or '(none)'}.", []
         sections = sub
         anchor = sub[0].anchor
         header = (
@@ -71,14 +97,14 @@ def render_document(doc: Document, section: str | None = None, limit: int = PAGE
         sections = [Section("", 0, sections[0].text, "")] + sections[1:]
     if doc.description:
         header += f"Description: {clean_text(doc.description)}\n"
-    body, left_out = render_sections(sections, limit)
+    body, left_out, shown = _render_sections(sections, limit)
     text = header + "\n" + body
     if left_out:
         text += (
             f"\n\n[Page cut at {limit} characters. Sections left out: {'; '.join(left_out)}. "
             "Call again with `section` set to one of them to read it.]"
         )
-    return text
+    return text, shown
 
 
 def render_hits(hits: list[Hit], query: str, what: str = "pages") -> str:

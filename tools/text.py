@@ -6,6 +6,7 @@ One place for "how words are cut" so the index, the offline model and the benchm
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 # Words that carry no topic. Kept short on purpose: BM25's idf already discounts common words,
@@ -208,11 +209,21 @@ def sanitize_external(text: str, limit: int = 500) -> str:
     return text
 
 
-def cap(text: str, limit: int, note: str = "") -> str:
-    """Cut text at `limit` characters on a line boundary, appending `note` when cut."""
-    if len(text) <= limit:
-        return text
-    cut = text.rfind("\n", 0, limit)
-    if cut < limit // 2:
-        cut = limit
-    return text[:cut].rstrip() + ("\n\n" + note if note else "\n…")
+def fenced_lines(lines: Iterable[str]) -> Iterator[tuple[str, bool]]:
+    """Each line with whether a ``` code fence is open after it (an opening line is inside).
+
+    The one fence tracker: paragraphs, findings and clipped quotes all keep code blocks whole with it.
+    """
+    inside = False
+    for line in lines:
+        if line.lstrip().startswith("```"):
+            inside = not inside
+        yield line, inside
+
+
+def ends_in_fence(text: str) -> bool:
+    """True when `text` stops inside an unclosed ``` code fence."""
+    state = False
+    for _, state in fenced_lines(text.splitlines()):  # noqa: B007 — the last state is the answer
+        pass
+    return state

@@ -58,7 +58,13 @@ def private_config(workdir: Path) -> Path:
     def absolute(spec: str) -> str:
         return str(REPO_ROOT / spec[2:]) if spec.startswith("./") else spec
 
-    config["graphs"] = {name: absolute(spec) for name, spec in config["graphs"].items()}
+    def graph(spec: str | dict[str, str]) -> str | dict[str, str]:
+        # A graph is a path, or {"path": ..., "description": ...}.
+        return (
+            {**spec, "path": absolute(spec["path"])} if isinstance(spec, dict) else absolute(spec)
+        )
+
+    config["graphs"] = {name: graph(spec) for name, spec in config["graphs"].items()}
     config["dependencies"] = [
         str(REPO_ROOT) if d == "." else absolute(d) for d in config["dependencies"]
     ]

@@ -15,7 +15,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from graphs.memory_prompt import HEADER, MemoryPromptMiddleware
+from graphs.middleware.memory_prompt import HEADER, MemoryPromptMiddleware
 from tools.memory import create_memory_tools
 
 

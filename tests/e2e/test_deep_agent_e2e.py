@@ -67,7 +67,10 @@ async def test_researchers_stream_in_their_own_namespaces_and_citations_verify(
     assert len(root_tokens) > 10
     answer = values["messages"][-1]["content"]
     assert answer.startswith("_This is an extractive answer")
-    check = values["citation_check"]
+    # The reports are internal: not in what `values` streams, but in the thread's state.
+    assert "citation_check" not in values and "context_economy" not in values
+    state = (await client.threads.get_state(thread["thread_id"]))["values"]
+    check = state["citation_check"]
     assert check["checked"] > 0 and check["invalid"] == 0, check["details"]
     # An independent pass over the same sources verifies every citation in the final answer.
     settings = SourceSettings.from_env({"DOCS_AGENT_INDEX_DIR": str(tmp_path / "index")})

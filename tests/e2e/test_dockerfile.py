@@ -38,7 +38,12 @@ def test_dockerfile_has_graphs_auth_and_ttls(tmp_path: Path) -> None:
         set(envs["LANGSERVE_GRAPHS"]) == set(config["graphs"])
         and "docs_agent" in envs["LANGSERVE_GRAPHS"]
     )
-    assert all(spec.startswith("/deps/") for spec in envs["LANGSERVE_GRAPHS"].values())
+    graphs = envs["LANGSERVE_GRAPHS"]
+    # A graph is {"path", "description"}: the path is rewritten into the image, the description kept.
+    assert all(spec["path"].startswith("/deps/") for spec in graphs.values())
+    assert all(
+        spec["description"] == config["graphs"][n]["description"] for n, spec in graphs.items()
+    )
     assert envs["LANGGRAPH_AUTH"]["path"].endswith("/server/auth.py:auth")
     assert envs["LANGGRAPH_AUTH"]["disable_studio_auth"] is True
     assert envs["LANGGRAPH_CHECKPOINTER"]["ttl"] == config["checkpointer"]["ttl"]

@@ -1,0 +1,250 @@
+"""The built-in offline model: a deterministic, extractive baseline that needs no API key.
+
+Its passages are in `graphs.offline.passages`, its answers in `graphs.offline.answer`, its
+suggestions in `graphs.offline.suggestions`, deep_agent's roles in `graphs.offline.roles`.
+
+It is a real `BaseChatModel` (bind_tools, token streaming) that plays the agent's part by rules:
+1. search docs and KB with the user's question (and code, when the question names an identifier);
+2. read the best page, the most relevant articles and the best code match;
+3. answer with the 3-5 passages that best match the question, quoted and cited, under a first
+   line saying plainly that this is an extractive answer because no model is configured.
+Nothing is generated: every sentence in the answer comes from a source or from a fixed phrase.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.tools import BaseTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+
+from graphs.messages import current_turn
+from graphs.offline.answer import compose_answer
+from graphs.offline.language import phrase, resolve_language
+from graphs.offline.suggestions import is_suggestions_request, offline_suggestions
+from tools.text import identifiers_in
+
+_TOKEN_RE = re.compile(r"\s*\S+")
+
+
+class OfflineChatModel(BaseChatModel):
+    """Deterministic extractive model; see the module docstring for what it does."""
+
+    tool_names: tuple[str, ...] = ()
+    language: str = "auto"
+
+    @property
+    def _llm_type(self) -> str:
+        return "docs-agent-offline"
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> OfflineChatModel:
+        """Remember which tools exist; the plan only calls those."""
+        names = []
+        for t in tools:
+            if isinstance(t, BaseTool):
+                names.append(t.name)
+            elif isinstance(t, dict) and "name" in t:
+                names.append(str(t["name"]))
+            else:
+                names.append(convert_to_openai_tool(t)["function"]["name"])
+        return self.model_copy(update={"tool_names": tuple(names)})
+
+    # -- planning ------------------------------------------------------------------------------
+
+    def plan(self, messages: Sequence[BaseMessage]) -> AIMessage:
+        """The next step: tool calls for this turn, or the final answer."""
+        if is_suggestions_request(messages):
+            return AIMessage(content=offline_suggestions(messages, self.language))
+        question, turn = current_turn(messages)
+        lang = resolve_language(self.language, question)
+        done = {m.name for m in turn if isinstance(m, ToolMessage)}
+        results = {m.name: m for m in turn if isinstance(m, ToolMessage)}
+        calls: list[dict[str, Any]] = []
+        if not question.strip():
+            return AIMessage(content=phrase("nothing", lang))
+        searches = {"search_docs", "search_support_articles", "search_code"}
+        if not done & searches:
+            calls = self._search_calls(question, lang)
+        elif not done & {"get_doc_page", "get_article_content", "read_code_file"}:
+            calls = self._read_calls(results, lang)
+        if calls:
+            return AIMessage(
+                content="", tool_calls=[self._call(c, messages, i) for i, c in enumerate(calls)]
+            )
+        return AIMessage(content=compose_answer(question, turn, lang))
+
+    def _has(self, name: str) -> bool:
+        return name in self.tool_names
+
+    @staticmethod
+    def _docs_search(query: str, feedback: str) -> dict[str, Any]:
+        return {
+            "name": "search_docs",
+            "args": {"query": query, "limit": 5, "feedback_to_user": feedback},
+        }
+
+    @staticmethod
+    def _kb_search(query: str, feedback: str) -> dict[str, Any]:
+        return {
+            "name": "search_support_articles",
+            "args": {
+                "query": query,
+                "collections": "all",
+                "limit": 10,
+                "feedback_to_user": feedback,
+            },
+        }
+
+    @staticmethod
+    def _code_search(pattern: str, feedback: str) -> dict[str, Any]:
+        return {
+            "name": "search_code",
+            "args": {"pattern": pattern, "path": None, "feedback_to_user": feedback},
+        }
+
+    def _search_calls(self, question: str, lang: str) -> list[dict[str, Any]]:
+        """Docs and KB searches with the question; a code search when it points at code."""
+        query = question.strip()[:500]
+        calls = []
+        if self._has("search_docs"):
+            calls.append(self._docs_search(query, phrase("search_docs", lang)))
+        if self._has("search_support_articles"):
+            calls.append(self._kb_search(query, phrase("search_kb", lang)))
+        code = _code_step(question) if self._has("search_code") else None
+        if code:
+            pattern, label = code
+            calls.append(self._code_search(pattern, f"{phrase('search_code', lang)} {label}"))
+        return calls
+
+    def _hits(self, results: dict[str | None, ToolMessage], search: str, read: str) -> list[Any]:
+        """A search's artifact hits, when there are any and the tool that reads them is bound."""
+        msg = results.get(search)
+        if msg is None or not isinstance(msg.artifact, list) or not self._has(read):
+            return []
+        return msg.artifact
+
+    @staticmethod
+    def _page_call(hit: dict[str, Any], lang: str) -> dict[str, Any]:
+        """Read one search_docs hit in full."""
+        return {
+            "name": "get_doc_page",
+            "args": {
+                "url_or_path": hit["url"],
+                "section": None,
+                "feedback_to_user": f"{phrase('read_page', lang)}: {hit['title']}",
+            },
+        }
+
+    def _read_calls(
+        self, results: dict[str | None, ToolMessage], lang: str
+    ) -> list[dict[str, Any]]:
+        """The best page, the two best articles and the best code match, each read once."""
+        calls = []
+        pages = self._hits(results, "search_docs", "get_doc_page")
+        if pages:
+            calls.append(self._page_call(pages[0], lang))
+        articles = self._hits(results, "search_support_articles", "get_article_content")
+        if articles:
+            ids = [a["id"] for a in articles[:2]]
+            calls.append(
+                {
+                    "name": "get_article_content",
+                    "args": {"article_ids": ids, "feedback_to_user": phrase("read_kb", lang)},
+                }
+            )
+        files = self._hits(results, "search_code", "read_code_file")
+        if files:
+            top = files[0]
+            line = top["lines"][0] if top.get("lines") else 1
+            calls.append(
+                {
+                    "name": "read_code_file",
+                    "args": {
+                        "file_path": top["file"],
+                        "start_line": max(1, line - 5),
+                        "num_lines": 45,
+                        "feedback_to_user": f"{phrase('read_code', lang)} {top['file'].rsplit('/', 1)[-1]}",
+                    },
+                }
+            )
+        return calls
+
+    @staticmethod
+    def _call(call: dict[str, Any], messages: Sequence[BaseMessage], i: int) -> dict[str, Any]:
+        seed = f"{len(messages)}|{call['name']}|{sorted(call['args'].items(), key=str)}|{i}"
+        call_id = "call_" + hashlib.sha1(seed.encode()).hexdigest()[:16]
+        return {"name": call["name"], "args": call["args"], "id": call_id, "type": "tool_call"}
+
+    # -- BaseChatModel -------------------------------------------------------------------------
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return ChatResult(generations=[ChatGeneration(message=self.plan(messages))])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        message = self.plan(messages)
+        if message.tool_calls:
+            chunk = AIMessageChunk(
+                content="",
+                tool_call_chunks=[
+                    {
+                        "name": c["name"],
+                        "args": _json(c["args"]),
+                        "id": c["id"],
+                        "index": i,
+                        "type": "tool_call_chunk",
+                    }
+                    for i, c in enumerate(message.tool_calls)
+                ],
+            )
+            yield ChatGenerationChunk(message=chunk)
+            return
+        for token in _TOKEN_RE.findall(str(message.content)):
+            yield ChatGenerationChunk(message=AIMessageChunk(content=token))
+
+
+def _code_step(question: str) -> tuple[str, str] | None:
+    """The code search for a question; None when nothing fits.
+
+    Its named identifiers, the names the pages answering it mention, and the defined symbols its
+    words point to (`tools.code_symbols`), over the configured code roots.
+    """
+    from tools import load_sources
+    from tools.code_symbols import code_pattern
+
+    try:
+        sources = load_sources()
+        roots = sources.code_roots
+    except Exception:  # noqa: BLE001 — a broken source config must not stop the answer
+        sources, roots = None, []
+    if roots:
+        pattern, names = code_pattern(question, roots, sources=sources)
+        if pattern:
+            return pattern, ", ".join(names[:3])
+    idents = identifiers_in(question)
+    if idents:
+        return r"\b" + re.escape(idents[0]) + r"\b", idents[0]
+    return None
+
+
+def _json(args: dict[str, Any]) -> str:
+    return json.dumps(args, ensure_ascii=False)

@@ -1,0 +1,202 @@
+"""Suggestions: robust parsing, attachment to the answer, failures that leave the answer intact, no leaks."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import pytest
+from langchain.agents import create_agent
+from langchain_core.language_models.fake_chat_models import (
+    GenericFakeChatModel,
+)
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
+from langgraph.runtime import Runtime
+
+from graphs.context import Context
+from graphs.middleware.suggestions import SuggestionsMiddleware, parse_suggestions, transcript
+from graphs.offline.language import detect_language
+from graphs.offline.model import OfflineChatModel
+from graphs.prompts import suggestions_prompt
+from tests.fixtures.fake_chat import ScriptedChatModel
+
+GOOD = {
+    "suggests": [
+        {"label": "Auth", "prompt": "How do I enable auth?", "position": 0},
+        {"label": None, "prompt": "Where is the TTL set?", "position": 1},
+    ]
+}
+
+
+def _runtime(**ctx: Any) -> Runtime[Context]:
+    return Runtime(context=Context(**ctx))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```json\n" + json.dumps(GOOD) + "\n```",
+        json.dumps(GOOD).replace("{", "{{").replace("}", "}}"),
+        "Sure! Here are some ideas:\n" + json.dumps(GOOD) + "\nHope this helps.",
+        '{"suggests": [{"label": "Auth", "prompt": "How do I enable auth?", "position": 0,},'
+        ' {"prompt": "Where is the TTL set?", "position": 1,},],}',
+        "Here you go ```\n" + json.dumps(GOOD) + "\n``` done",
+    ],
+    ids=["fenced", "doubled-braces", "prose", "trailing-commas", "fence-with-prose"],
+)
+def test_parse_tolerates_common_model_formatting(text: str) -> None:
+    got = parse_suggestions(text, 3)
+    assert [s["prompt"] for s in got] == ["How do I enable auth?", "Where is the TTL set?"]
+    assert [s["position"] for s in got] == [0, 1]
+
+
+def test_parse_limits_and_renumbers_by_given_position() -> None:
+    items = [{"prompt": f"q{i}", "position": 10 - i} for i in range(5)] + [
+        {"prompt": "  ", "position": 0}
+    ]
+    got = parse_suggestions(json.dumps({"suggests": items}), 3)
+    assert [s["prompt"] for s in got] == ["q4", "q3", "q2"]
+    assert [s["position"] for s in got] == [0, 1, 2]
+
+
+@pytest.mark.parametrize(
+    "text", ["no json here", '{"suggests": "nope"}', '{"suggests": [{"label": "x"}]}', "{broken"]
+)
+def test_parse_rejects_invalid(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_suggestions(text, 3)
+
+
+def test_attaches_to_last_ai_message_with_same_id_and_one_call() -> None:
+    model = ScriptedChatModel([AIMessage(content=json.dumps(GOOD))])
+    answer = AIMessage(content="The answer.", id="answer-1")
+    state = {"messages": [HumanMessage(content="q", id="h1"), answer]}
+    update = SuggestionsMiddleware(model=model).after_agent(state, _runtime(num_suggestions=1))  # type: ignore[arg-type]
+    assert model.calls == 1
+    assert update is not None
+    [msg] = update["messages"]
+    assert msg.id == "answer-1" and msg.content == "The answer."
+    assert msg.additional_kwargs["suggests"] == [
+        {"label": "Auth", "prompt": "How do I enable auth?", "position": 0}
+    ]
+
+
+def test_chunk_is_an_ai_message_by_type() -> None:
+    model = ScriptedChatModel([AIMessage(content=json.dumps(GOOD))])
+    chunk = AIMessageChunk(content="Streamed answer.", id="answer-2")
+    update = SuggestionsMiddleware(model=model).after_agent(
+        {"messages": [HumanMessage(content="q"), chunk]}, _runtime()
+    )  # type: ignore[arg-type]
+    assert update is not None and update["messages"][0].id == "answer-2"
+    assert len(update["messages"][0].additional_kwargs["suggests"]) == 2
+
+
+def test_non_ai_last_message_is_left_alone(caplog: pytest.LogCaptureFixture) -> None:
+    model = ScriptedChatModel([AIMessage(content=json.dumps(GOOD))])
+    state = {"messages": [HumanMessage(content="q"), ToolMessage(content="x", tool_call_id="c1")]}
+    with caplog.at_level(logging.WARNING, logger="graphs.middleware.suggestions"):
+        assert SuggestionsMiddleware(model=model).after_agent(state, _runtime()) is None  # type: ignore[arg-type]
+    assert model.calls == 0
+    assert "not a final AI answer" in caplog.text
+
+
+def test_switched_off_makes_no_call() -> None:
+    model = ScriptedChatModel([AIMessage(content=json.dumps(GOOD))])
+    state = {"messages": [HumanMessage(content="q"), AIMessage(content="a", id="a")]}
+    assert (
+        SuggestionsMiddleware(model=model).after_agent(state, _runtime(num_suggestions=0)) is None
+    )  # type: ignore[arg-type]
+    assert model.calls == 0
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        ScriptedChatModel([AIMessage(content="I suggest asking about auth.")]),
+        ScriptedChatModel([RuntimeError("provider down")]),
+    ],
+    ids=["invalid-json", "model-error"],
+)
+def test_failure_keeps_answer_intact(model: Any, caplog: pytest.LogCaptureFixture) -> None:
+    agent = create_agent(
+        ScriptedChatModel([AIMessage(content="Final answer.")]),
+        tools=[],
+        middleware=[SuggestionsMiddleware(model=model)],
+        context_schema=Context,
+    )
+    with caplog.at_level(logging.WARNING, logger="graphs.middleware.suggestions"):
+        out = agent.invoke({"messages": [HumanMessage(content="q")]}, context=Context())
+    last = out["messages"][-1]
+    assert last.content == "Final answer." and "suggests" not in last.additional_kwargs
+    assert "suggestions skipped" in caplog.text
+
+
+async def test_suggestion_output_never_streams() -> None:
+    """A streaming-capable suggestion model: its JSON must not appear in any `messages` event."""
+    payload = json.dumps({"suggests": [{"label": "LEAKCHECK", "prompt": "LEAKCHECK prompt"}]})
+    suggester = GenericFakeChatModel(messages=iter([AIMessage(content=payload)]))
+    agent = create_agent(
+        ScriptedChatModel([AIMessage(content="Final answer here.")]),
+        tools=[],
+        middleware=[SuggestionsMiddleware(model=suggester)],
+        context_schema=Context,
+    )
+    seen: list[str] = []
+    async for chunk, _meta in agent.astream(
+        {"messages": [HumanMessage(content="q")]}, context=Context(), stream_mode="messages"
+    ):
+        seen.append(str(chunk.content) + json.dumps(chunk.additional_kwargs))
+    assert seen and not any("LEAKCHECK" in s for s in seen)
+    state = await agent.ainvoke({"messages": [HumanMessage(content="q")]}, context=Context())
+    assert (
+        state["messages"][-1].additional_kwargs.get("suggests") is None
+    )  # fake iterator spent: warning, intact
+
+
+def _cited_answer() -> str:
+    return (
+        "_This is an extractive answer._\n\n**Streaming › Subgraph namespaces** — https://x/docs/streaming.md#subgraph-namespaces\n> text\n\n"
+        "**Install** — https://x/docs/install.md\n> more\n\n**Sources:**\n1. https://x/docs/streaming.md"
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "lang", "start"),
+    [
+        ("How do I stream tokens?", "en", "Tell me more about"),
+        ("Как стримить токены?", "ru", "Расскажи подробнее"),
+        ("Jak przesyłać tokeny strumieniowo?", "pl", "Powiedz mi więcej"),
+        ("Come posso trasmettere i token?", "it", "Dimmi di più"),
+    ],
+)
+def test_offline_suggestions_come_from_cited_headings_in_users_language(
+    question: str, lang: str, start: str
+) -> None:
+    assert detect_language(question) == lang
+    conv = [HumanMessage(content=question), AIMessage(content=_cited_answer())]
+    reply = OfflineChatModel().invoke(
+        [SystemMessage(content=suggestions_prompt(3)), HumanMessage(content=transcript(conv))]
+    )
+    got = parse_suggestions(str(reply.content), 3)
+    assert [s["label"] for s in got] == ["Subgraph namespaces", "Install"]
+    assert all(s["prompt"].startswith(start) for s in got)
+    assert "Subgraph namespaces (Streaming)" in got[0]["prompt"]
+
+
+def test_offline_suggestions_read_deep_agent_bullets_too() -> None:
+    answer = (
+        "_x_\n\n### Documentation\n- Streaming › Subgraph namespaces: events carry a namespace — docs/streaming.md#ns\n"
+        "- Install › Ask your first question: In a second terminal — docs/install.md#ask\n"
+    )
+    conv = [HumanMessage(content="How do I stream?"), AIMessage(content=answer)]
+    reply = OfflineChatModel().invoke(
+        [SystemMessage(content=suggestions_prompt(1)), HumanMessage(content=transcript(conv))]
+    )
+    assert [s["label"] for s in parse_suggestions(str(reply.content), 1)] == ["Subgraph namespaces"]

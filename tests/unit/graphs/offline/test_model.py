@@ -1,0 +1,205 @@
+"""The offline model: real tool calls in order, token streaming, an honest extractive answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+from graphs.offline.answer import compose_answer
+from graphs.offline.model import OfflineChatModel
+from graphs.offline.passages import Passage, choose_passages
+from tools import create_all_tools, load_sources
+from tools.settings import SourceSettings
+
+ALL = [
+    "search_docs",
+    "get_doc_page",
+    "search_support_articles",
+    "get_article_content",
+    "search_code",
+    "list_directory",
+    "read_code_file",
+]
+
+
+def _model(names: list[str] = ALL) -> OfflineChatModel:
+    return OfflineChatModel().model_copy(update={"tool_names": tuple(names)})
+
+
+def test_first_step_searches_docs_and_kb_with_the_question() -> None:
+    msg = _model().invoke([HumanMessage("How do I configure the port?")])
+    calls = {c["name"]: c["args"] for c in msg.tool_calls}
+    assert set(calls) == {"search_docs", "search_support_articles"}
+    assert calls["search_docs"]["query"] == "How do I configure the port?"
+    assert calls["search_docs"]["feedback_to_user"]
+
+
+@pytest.mark.parametrize(
+    "question,ident",
+    [
+        ("Where is `compile` defined?", "compile"),
+        ("What does StateGraph do?", "StateGraph"),
+        ("what is stream_mode for", "stream_mode"),
+        ("I get INVALID_CONCURRENT_GRAPH_UPDATE", "INVALID_CONCURRENT_GRAPH_UPDATE"),
+    ],
+)
+def test_identifiers_trigger_a_code_search(question: str, ident: str) -> None:
+    msg = _model().invoke([HumanMessage(question)])
+    code = [c for c in msg.tool_calls if c["name"] == "search_code"]
+    assert code and ident in code[0]["args"]["pattern"]
+
+
+def test_only_bound_tools_are_called() -> None:
+    msg = _model(["search_docs", "get_doc_page"]).invoke([HumanMessage("What does StateGraph do?")])
+    assert [c["name"] for c in msg.tool_calls] == ["search_docs"]
+
+
+def test_tool_call_ids_are_deterministic() -> None:
+    a = _model().invoke([HumanMessage("How do I install it?")])
+    b = _model().invoke([HumanMessage("How do I install it?")])
+    assert [c["id"] for c in a.tool_calls] == [c["id"] for c in b.tool_calls]
+
+
+def test_unbound_model_answers_without_tools() -> None:
+    msg = OfflineChatModel().invoke([HumanMessage("hello there")])
+    assert not msg.tool_calls
+    assert "extractive" in msg.content
+
+
+def test_second_step_reads_best_page_and_articles() -> None:
+    search = AIMessage(
+        "",
+        tool_calls=[
+            {"name": "search_docs", "args": {}, "id": "a"},
+            {"name": "search_support_articles", "args": {}, "id": "b"},
+        ],
+    )
+    turn = [
+        HumanMessage("port in use"),
+        search,
+        ToolMessage(
+            "...",
+            tool_call_id="a",
+            name="search_docs",
+            artifact=[
+                {"url": "docs/install.md", "title": "Install", "key": "install.md", "section": ""}
+            ],
+        ),
+        ToolMessage(
+            "...",
+            tool_call_id="b",
+            name="search_support_articles",
+            artifact=[
+                {
+                    "id": "errors/port",
+                    "title": "Port",
+                    "url": "kb/errors/port.md",
+                    "collection": "errors",
+                },
+                {"id": "faq/x", "title": "X", "url": "kb/faq/x.md", "collection": "faq"},
+                {"id": "faq/y", "title": "Y", "url": "kb/faq/y.md", "collection": "faq"},
+            ],
+        ),
+    ]
+    msg = _model().invoke(turn)
+    calls = {c["name"]: c["args"] for c in msg.tool_calls}
+    assert calls["get_doc_page"]["url_or_path"] == "docs/install.md"
+    assert calls["get_article_content"]["article_ids"] == ["errors/port", "faq/x"]
+
+
+def test_answer_quotes_relevant_passages_with_citations() -> None:
+    page = (
+        "# Install\nSource: docs/install.md\n\n"
+        "## Change the port\n\nThe server listens on port 8123; run make dev PORT=9000 to change the port.\n\n"
+        "## Unrelated\n\nBananas are yellow and have nothing to do with servers at all, really."
+    )
+    sections = [
+        {
+            "heading": "Change the port",
+            "level": 2,
+            "anchor": "change-the-port",
+            "text": "The server listens on port 8123; run make dev PORT=9000 to change the port.",
+        },
+        {
+            "heading": "Unrelated",
+            "level": 2,
+            "anchor": "unrelated",
+            "text": "Bananas are yellow and have nothing to do with servers at all, really.",
+        },
+    ]
+    artifact = {"url": "docs/install.md", "title": "Install", "sections": sections}
+    turn = [
+        HumanMessage("how to change the port"),
+        AIMessage("", tool_calls=[{"name": "get_doc_page", "args": {}, "id": "p"}]),
+        ToolMessage(page, tool_call_id="p", name="get_doc_page", artifact=artifact),
+    ]
+    answer = compose_answer("how to change the port", turn[1:], "en")
+    first, rest = answer.split("\n", 1)
+    assert "extractive answer" in first and "no language model is configured" in first
+    assert "PORT=9000" in rest and "docs/install.md#change-the-port" in rest
+    assert "Bananas" not in rest
+    # The passages come from the artifact, not the text: a rewording of the page changes nothing.
+    reworded = [*turn[:2], turn[2].model_copy(update={"content": "(the page, worded otherwise)"})]
+    assert compose_answer("how to change the port", reworded[1:], "en") == answer
+
+
+def test_answer_in_the_users_language() -> None:
+    answer = compose_answer("Как изменить порт?", [], "ru")
+    assert answer.startswith("_Это извлечённый ответ")
+
+
+def test_passage_choice_caps_at_five_and_mixes_sources() -> None:
+    passages = [
+        Passage(f"port setting number {i} port", "T", f"docs/p{i}.md", "docs") for i in range(8)
+    ]
+    passages.append(
+        Passage("the port is busy: another process holds the port", "KB", "KB errors/port", "kb")
+    )
+    chosen = choose_passages("port busy", passages)
+    # The article is the only passage with both terms, so it leads; weak docs passages fill up to
+    # the minimum of three and no further (each scores under half the best).
+    assert [p.cite for p in chosen] == ["KB errors/port", "docs/p0.md", "docs/p1.md"]
+    assert chosen[0].score > 2 * chosen[1].score > 0
+
+
+def test_passage_choice_caps_at_five_and_two_per_citation() -> None:
+    passages = [
+        Passage(f"the port is busy, case {i}: free the port", "T", f"docs/p{i % 3}.md", "docs")
+        for i in range(9)
+    ]
+    chosen = choose_passages("port busy", passages)
+    cites = [p.cite for p in chosen]
+    assert len(chosen) == 5
+    assert all(cites.count(c) <= 2 for c in cites) and set(cites) == {
+        "docs/p0.md",
+        "docs/p1.md",
+        "docs/p2.md",
+    }
+
+
+def test_streams_token_by_token() -> None:
+    chunks = list(OfflineChatModel().stream([HumanMessage("hello there friend")]))
+    assert len(chunks) > 5
+    assert "".join(str(c.content) for c in chunks).startswith("_This is an extractive answer")
+
+
+def test_full_loop_over_the_projects_own_docs(index_dir: Path) -> None:
+    settings = SourceSettings.from_env(
+        {"DOCS_AGENT_INDEX_DIR": str(index_dir), "DOCS_AGENT_CODE_ROOTS": "docs-agent=."}
+    )
+    tools = {t.name: t for t in create_all_tools(load_sources(settings))}
+    model = _model(list(tools))
+    messages: list = [HumanMessage("Which port does make dev use?")]
+    for _ in range(4):
+        ai = model.invoke(messages)
+        messages.append(ai)
+        if not ai.tool_calls:
+            break
+        for call in ai.tool_calls:
+            messages.append(tools[call["name"]].invoke({**call, "type": "tool_call"}))
+    final = messages[-1]
+    assert not final.tool_calls
+    assert "8123" in final.content
+    assert "docs/" in final.content or "kb/" in final.content

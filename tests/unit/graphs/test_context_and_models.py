@@ -1,0 +1,93 @@
+"""Context defaults come from the environment; models resolve by provider:model string."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphs.context import Context, context_of
+from graphs.models import load_chat_model
+from graphs.offline.model import OfflineChatModel
+
+
+def test_defaults_without_key_are_offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in (
+        "OPENAI_API_KEY",
+        "DOCS_AGENT_MODEL",
+        "DOCS_AGENT_NUM_SUGGESTIONS",
+        "DOCS_AGENT_LANGUAGE",
+    ):
+        monkeypatch.delenv(var, raising=False)
+    ctx = Context()
+    assert ctx.model == "offline" and ctx.language == "auto" and ctx.num_suggestions == 3
+    assert ctx.prune_history is True
+
+
+def test_openai_key_selects_openai(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DOCS_AGENT_MODEL", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    assert Context().model.startswith("openai:")
+
+
+def test_env_overrides_and_explicit_fields_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DOCS_AGENT_MODEL", "anthropic:claude-x")
+    monkeypatch.setenv("DOCS_AGENT_FALLBACK_MODELS", "openai:a, openai:b")
+    monkeypatch.setenv("DOCS_AGENT_NUM_SUGGESTIONS", "5")
+    monkeypatch.setenv("DOCS_AGENT_PRUNE_HISTORY", "false")
+    ctx = Context()
+    assert ctx.model == "anthropic:claude-x" and ctx.fallback_chain == ["openai:a", "openai:b"]
+    assert ctx.num_suggestions == 5 and ctx.prune_history is False
+    assert Context(model="offline", num_suggestions=0).num_suggestions == 0
+
+
+def test_context_fields_carry_descriptions_for_studio() -> None:
+    from dataclasses import fields
+
+    assert all(f.metadata.get("description") for f in fields(Context))
+
+
+def test_context_of_accepts_dicts_and_ignores_unknown_keys() -> None:
+    class R:
+        context = {"model": "offline", "language": "Polish", "bogus": 1}
+
+    ctx = context_of(R())
+    assert ctx.language == "Polish" and ctx.model == "offline"
+
+
+def test_offline_spec_loads_the_offline_model() -> None:
+    assert isinstance(load_chat_model("offline"), OfflineChatModel)
+
+
+def test_openai_base_url_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    model = load_chat_model("openai:unit-test-model")
+    assert "127.0.0.1:9" in str(model.openai_api_base)
+
+
+def test_settings_table_covers_every_field_and_keeps_defaults_on_bad_values() -> None:
+    import dataclasses
+
+    from graphs.settings import ENV, AgentSettings
+
+    assert [f.name for f in dataclasses.fields(AgentSettings)] == list(ENV)
+    defaults = AgentSettings()
+    assert AgentSettings.from_env({}) == defaults
+    bad = AgentSettings.from_env({"DOCS_AGENT_MAX_MODEL_CALLS": "many", "DOCS_AGENT_LANGUAGE": " "})
+    assert bad.max_model_calls == 8 and bad.language == "auto"
+    parsed = AgentSettings.from_env(
+        {
+            "DOCS_AGENT_GUARDRAILS": "off",
+            "DOCS_AGENT_GUARDRAILS_ALLOW": "Foo, bar",
+            "OPENAI_API_KEY": "k",
+        }
+    )
+    assert parsed.guardrails is False and parsed.guardrails_allow == ("foo", "bar")
+    assert parsed.default_model == "openai:gpt-4.1-mini"
+
+
+def test_model_field_is_marked_for_studios_model_picker() -> None:
+    import typing
+
+    hint = typing.get_type_hints(Context, include_extras=True)["model"]
+    assert typing.get_origin(hint) is typing.Annotated
+    assert typing.get_args(hint) == (str, {"__template_metadata__": {"kind": "llm"}})

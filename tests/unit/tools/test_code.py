@@ -1,0 +1,250 @@
+"""Code tools on bad inputs: traversal, absolute paths, symlinks out of a root, bad and
+catastrophic regexes, huge limits, binary files; ripgrep and the fallback agree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tools import code_search
+from tools.code import create_code_tools
+from tools.code_roots import CodeRoot, PathError, resolve_path
+from tools.code_symbols import SymbolIndex, code_pattern, error_message
+
+needs_rg = pytest.mark.skipif(not code_search.rg_available(), reason="ripgrep not installed")
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> tuple[list[CodeRoot], Path]:
+    root = tmp_path / "pkg"
+    (root / "sub").mkdir(parents=True)
+    (root / "graph.py").write_text(
+        "class StateGraph:\n    def add_node(self, name):\n        pass\n\n\ndef compile_graph(g):\n    return StateGraph()\n"
+    )
+    (root / "sub" / "use.py").write_text(
+        "from graph import StateGraph\nx = StateGraph()\ny = StateGraph()\n"
+    )
+    (root / "sub" / "errors.py").write_text(
+        "class InvalidUpdateError(Exception):\n    pass\nraise InvalidUpdateError('Can receive only one value per step')\n"
+    )
+    (root / "blob.bin").write_bytes(b"StateGraph\x00\x01\x02" * 10)
+    (root / "aaaa.txt").write_text("a" * 40 + "!\n")
+    outside = tmp_path / "secret"
+    outside.mkdir()
+    (outside / "key.txt").write_text("StateGraph secret\n")
+    (root / "escape").symlink_to(outside, target_is_directory=True)
+    (root / "escape.txt").symlink_to(outside / "key.txt")
+    return [CodeRoot("pkg", root.resolve())], outside
+
+
+def tools_for(roots: list[CodeRoot], timeout: float = 10.0) -> dict:
+    return {t.name: t for t in create_code_tools(roots, timeout)}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../secret/key.txt",
+        "pkg/../../secret/key.txt",
+        "pkg/escape/key.txt",
+        "pkg/escape.txt",
+        "escape.txt",
+    ],
+)
+def test_paths_leaving_the_root_are_refused(tree: tuple[list[CodeRoot], Path], path: str) -> None:
+    roots, _ = tree
+    with pytest.raises(PathError, match="outside the code roots"):
+        resolve_path(roots, path)
+    out = tools_for(roots)["read_code_file"].invoke({"file_path": path, "feedback_to_user": ""})
+    assert out.startswith("Refused") and "StateGraph secret" not in out
+
+
+def test_absolute_paths(tree: tuple[list[CodeRoot], Path]) -> None:
+    roots, outside = tree
+    with pytest.raises(PathError, match="outside"):
+        resolve_path(roots, str(outside / "key.txt"))
+    with pytest.raises(PathError):
+        resolve_path(roots, "/etc/passwd")
+    root, full = resolve_path(roots, str(roots[0].path / "graph.py"))
+    assert full.name == "graph.py"
+    with pytest.raises(PathError, match="NUL"):
+        resolve_path(roots, "pkg/graph.py\x00.txt")
+
+
+def test_search_code_through_symlink_dir_is_refused(tree: tuple[list[CodeRoot], Path]) -> None:
+    roots, _ = tree
+    out = tools_for(roots)["search_code"].invoke(
+        {"pattern": "secret", "path": "pkg/escape", "feedback_to_user": ""}
+    )
+    assert "Refused" in out
+
+
+@pytest.mark.parametrize("use_rg", [pytest.param(True, marks=needs_rg), False])
+def test_invalid_regex_is_a_clear_error(tree: tuple[list[CodeRoot], Path], use_rg: bool) -> None:
+    roots, _ = tree
+    with pytest.raises(code_search.SearchError, match="Invalid regular expression"):
+        code_search.search([(roots[0], roots[0].path)], "class (Foo", use_rg=use_rg)
+
+
+def test_invalid_regex_via_tool(tree: tuple[list[CodeRoot], Path]) -> None:
+    roots, _ = tree
+    out = tools_for(roots)["search_code"].invoke({"pattern": "[unclosed", "feedback_to_user": ""})
+    assert out.startswith("Invalid regular expression")
+    assert "empty" in tools_for(roots)["search_code"].invoke(
+        {"pattern": "  ", "feedback_to_user": ""}
+    )
+    assert "longer than 500" in tools_for(roots)["search_code"].invoke(
+        {"pattern": "x" * 501, "feedback_to_user": ""}
+    )
+
+
+def test_catastrophic_regex_times_out_in_fallback(tree: tuple[list[CodeRoot], Path]) -> None:
+    roots, _ = tree
+    with pytest.raises(code_search.SearchError, match="too expensive|ran out of time"):
+        code_search.search(
+            [(roots[0], roots[0].path / "aaaa.txt")], r"(a|aa)+$", timeout_s=0.5, use_rg=False
+        )
+
+
+@needs_rg
+def test_catastrophic_regex_is_fine_with_rg(tree: tuple[list[CodeRoot], Path]) -> None:
+    roots, _ = tree
+    assert (
+        code_search.search([(roots[0], roots[0].path)], r"(a|aa)+$", timeout_s=5, use_rg=True) == []
+    )
+
+
+@needs_rg
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"StateGraph",
+        r"\bclass \w+",
+        r"statEgraph",
+        r"def (add_node|compile_graph)",
+        "Can receive only",
+    ],
+)
+def test_rg_and_fallback_give_the_same_output(
+    tree: tuple[list[CodeRoot], Path], pattern: str
+) -> None:
+    roots, _ = tree
+    targets = [(roots[0], roots[0].path)]
+    rg = code_search.search(targets, pattern, use_rg=True)
+    py = code_search.search(targets, pattern, use_rg=False)
+    assert [(f.display, f.lines) for f in rg] == [(f.display, f.lines) for f in py]
+    from tools.code import format_matches
+
+    assert format_matches(rg, pattern) == format_matches(py, pattern)
+
+
+def test_binary_files_are_skipped_and_not_read(tree: tuple[list[CodeRoot], Path]) -> None:
+    roots, _ = tree
+    found = code_search.search([(roots[0], roots[0].path)], "StateGraph", use_rg=False)
+    assert "pkg/blob.bin" not in [f.display for f in found]
+    assert found[0].display == "pkg/graph.py"  # the defining file first
+    out = tools_for(roots)["read_code_file"].invoke(
+        {"file_path": "pkg/blob.bin", "feedback_to_user": ""}
+    )
+    assert "binary" in out
+
+
+def test_huge_and_negative_limits(tree: tuple[list[CodeRoot], Path]) -> None:
+    roots, _ = tree
+    t = tools_for(roots)
+    out = t["read_code_file"].invoke(
+        {"file_path": "pkg/graph.py", "start_line": -5, "num_lines": 10**9, "feedback_to_user": ""}
+    )
+    assert out.startswith("pkg/graph.py lines 1-7 of 7")
+    out = t["read_code_file"].invoke(
+        {"file_path": "pkg/graph.py", "start_line": 10**9, "feedback_to_user": ""}
+    )
+    assert "past the end" in out
+    out = t["list_directory"].invoke({"path": "pkg", "max_depth": 10**6, "feedback_to_user": ""})
+    assert "sub/" in out and "key.txt" not in out
+    out = t["list_directory"].invoke({"path": "pkg/graph.py", "feedback_to_user": ""})
+    assert "is a file" in out
+    out = t["read_code_file"].invoke({"file_path": "pkg/sub", "feedback_to_user": ""})
+    assert "is a directory" in out
+    out = t["read_code_file"].invoke({"file_path": "pkg/nope.py", "feedback_to_user": ""})
+    assert out.startswith("No such path")
+
+
+def test_symbol_index_picks_defining_names(tree: tuple[list[CodeRoot], Path]) -> None:
+    roots, _ = tree
+    index = SymbolIndex(roots)
+    assert "StateGraph" in index.names and "InvalidUpdateError" in index.names
+    assert index.best("how do I build a state graph?")[0] == "StateGraph"
+    assert index.best("InvalidUpdateError when updating")[0] == "InvalidUpdateError"
+    assert index.best("the of and") == []
+    assert (
+        error_message("ValueError: Found AIMessages with tool_calls that do not")
+        == "Found AIMessages with tool_calls that do"
+    )
+    assert error_message("KeyError with double curly braces") == ""
+    pattern, names = code_pattern("graph state builder", roots)
+    found = code_search.search([(roots[0], roots[0].path)], pattern, use_rg=False)
+    assert found and found[0].display == "pkg/graph.py"
+    assert code_pattern("anything", []) == ("", [])
+
+
+def test_code_pattern_takes_names_from_the_answering_pages(tmp_path, index_dir) -> None:
+    """A question that names no symbol still finds it: the page that answers it names it."""
+    from tools import load_sources
+    from tools.code_symbols import code_pattern
+    from tools.settings import SourceSettings
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "limits.py").write_text("class GraphRecursionError(Exception):\n    pass\n")
+    (tmp_path / "pkg" / "other.py").write_text("def configure_logging():\n    pass\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "limits.md").write_text(
+        "---\ntitle: Recursion limit\n---\n\n## Raise the recursion limit\n\n"
+        "When the limit is hit a `GraphRecursionError` is raised; pass a higher limit in the config.\n"
+    )
+    settings = SourceSettings.from_env(
+        {
+            "DOCS_AGENT_DOCS_DIR": str(tmp_path / "docs"),
+            "DOCS_AGENT_KB_DIR": "",
+            "DOCS_AGENT_CODE_ROOTS": f"pkg={tmp_path / 'pkg'}",
+            "DOCS_AGENT_INDEX_DIR": str(index_dir),
+        }
+    )
+    sources = load_sources(settings)
+    pattern, names = code_pattern(
+        "how to config recurrsion limit", sources.code_roots, sources=sources
+    )
+    assert names[0] == "GraphRecursionError"
+    assert "GraphRecursionError" in pattern
+
+
+def test_read_code_file_artifact_holds_the_lines_it_shows(tmp_path: Path) -> None:
+    from tools.code import create_code_tools
+    from tools.code_roots import parse_roots
+
+    (tmp_path / "m.py").write_text("".join(f"line {i}\n" for i in range(1, 31)))
+    read = {t.name: t for t in create_code_tools(parse_roots((f"app={tmp_path}",)))}[
+        "read_code_file"
+    ]
+    msg = read.invoke(
+        {
+            "name": "read_code_file",
+            "args": {
+                "file_path": "app/m.py",
+                "start_line": 5,
+                "num_lines": 3,
+                "feedback_to_user": "",
+            },
+            "id": "c1",
+            "type": "tool_call",
+        }
+    )
+    assert msg.artifact == {
+        "file": "app/m.py",
+        "start": 5,
+        "end": 7,
+        "total": 30,
+        "lines": ["line 5", "line 6", "line 7"],
+    }
+    assert "5 | line 5" in msg.content and "7 | line 7" in msg.content
