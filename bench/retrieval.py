@@ -1,6 +1,6 @@
 """Retrieval quality on an eval set: docs + KB search with the raw question, and the code step.
 
-    python bench/retrieval.py --corpus ../shared/corpus --questions ../shared/corpus/eval/dev.jsonl --json
+    python bench/retrieval.py --corpus ../shared/corpus --questions ../shared/corpus/eval/dev.jsonl --json [--vectors]
 
 Prints ONE JSON object: n, recall@1/5/10 and MRR of `expected_paths` for the merged docs+KB ranking,
 `code_symbol_recall` (share of `expected_code_symbols` whose defining file is among the top 5
@@ -25,6 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tools.corpus import FolderCorpus, UrlRule  # noqa: E402
+from tools.embeddings import configured_embedder  # noqa: E402
 from tools.kb import FolderKnowledgeBase  # noqa: E402
 from tools.search import Hit, merge_rankings  # noqa: E402
 from tools.text import STOPWORDS  # noqa: E402
@@ -40,10 +41,15 @@ def load_questions(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def open_sources(corpus: Path, index_dir: Path) -> tuple[FolderCorpus, FolderKnowledgeBase]:
-    """Docs and KB indexes of the corpus, synced."""
-    docs = FolderCorpus(corpus / "docs", "docs", index_dir, UrlRule(BASE_URL, STRIP))
-    kb = FolderKnowledgeBase(corpus / "kb", index_dir)
+def open_sources(
+    corpus: Path, index_dir: Path, vectors: bool = False
+) -> tuple[FolderCorpus, FolderKnowledgeBase]:
+    """Docs and KB indexes of the corpus, synced; with `vectors`, section vectors fused in."""
+    embedder = configured_embedder("use") if vectors else None
+    docs = FolderCorpus(
+        corpus / "docs", "docs", index_dir, UrlRule(BASE_URL, STRIP), embedder=embedder
+    )
+    kb = FolderKnowledgeBase(corpus / "kb", index_dir, embedder=embedder)
     docs.sync()
     kb.sync()
     return docs, kb
@@ -178,6 +184,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object only")
     parser.add_argument("--show", action="store_true", help="print per-question rankings to stderr")
+    parser.add_argument(
+        "--vectors", action="store_true", help="fuse section vectors in (tools/search_fusion.py)"
+    )
     args = parser.parse_args(argv)
 
     questions = load_questions(args.questions)
@@ -193,7 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "DOCS_AGENT_INDEX_DIR": tmp,
             }
         )
-        docs, kb = open_sources(corpus, Path(tmp))
+        docs, kb = open_sources(corpus, Path(tmp), args.vectors)
         ranked = [merged_search(docs, kb, q["question"]) for q in questions]
         result: dict[str, Any] = {"n": len(questions), **score(ranked, questions)}
         result["code_symbol_recall"] = _symbol_recall(code_step_files(args.code_roots), questions)

@@ -43,14 +43,18 @@ def create_docs_group(sources: Sources) -> list[BaseTool]:
     """search_docs / get_doc_page, when a docs source is present."""
     from tools.docs import create_docs_tools
 
-    return create_docs_tools(sources.docs) if sources.docs is not None else []
+    if sources.docs is None:
+        return []
+    return create_docs_tools(sources.docs, sources.settings.corpus_language)
 
 
 def create_kb_group(sources: Sources) -> list[BaseTool]:
     """search_support_articles / get_article_content, when a KB is present."""
     from tools.kb import create_kb_tools
 
-    return create_kb_tools(sources.kb) if sources.kb is not None else []
+    if sources.kb is None:
+        return []
+    return create_kb_tools(sources.kb, sources.settings.corpus_language)
 
 
 def create_code_group(sources: Sources) -> list[BaseTool]:

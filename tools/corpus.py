@@ -9,8 +9,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools.embeddings import Embedder
+from tools.function_words import content_query
 from tools.mdx import Page, parse_markdown
 from tools.search import Document, Hit, SearchIndex, SourceFile, SyncStats, index_path
+from tools.search.phrases import RERANK_DEPTH
+from tools.search_fusion import fuse, lexical_weight
+from tools.search_vectors import VectorStore
 from tools.settings import REPO_ROOT
 
 log = logging.getLogger(__name__)
@@ -56,7 +61,9 @@ class FolderCorpus:
     """Markdown files under `root`, indexed lazily and incrementally on first use.
 
     `key_for` maps a relative path to the key users cite (the path itself for docs, the path
-    without extension for KB article ids); `collection_for` gives a file's collection.
+    without extension for KB article ids); `collection_for` gives a file's collection. With an
+    `embedder`, section vectors are kept beside the index and fused with the lexical ranking
+    when it is weak (tools/search_fusion.py): questions in other languages find the pages.
     """
 
     def __init__(
@@ -69,6 +76,7 @@ class FolderCorpus:
         key_for: Callable[[str], str] = lambda rel: rel,
         collection_for: Callable[[str], str] = lambda rel: "",
         url_from_meta: str | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self.root = root.resolve()
         self.kind = kind
@@ -79,6 +87,8 @@ class FolderCorpus:
         self.url_from_meta = url_from_meta
         identity = f"{kind}|{self.root}|{url_rule}|{language}"
         self.index = SearchIndex(index_path(index_dir, kind, identity))
+        self.embedder = embedder
+        self.vectors = VectorStore.beside(self.index.db_path, embedder) if embedder else None
         self._paths: dict[str, str] = {}
         self._synced = False
         self._lock = threading.Lock()
@@ -130,6 +140,10 @@ class FolderCorpus:
         """Re-index what changed since the last sync (content hash), drop deleted files."""
         with self._lock:
             stats = self.index.sync(self.files(), self._read, self._parse, progress)
+            if self.vectors is not None:
+                self._sync_vectors(stats)
+                if stats.added or stats.updated or stats.removed or not self._synced:
+                    self.vectors.set_priors(self.index.priors())
             self._synced = True
         if stats.added or stats.updated or stats.removed:
             log.info(
@@ -144,15 +158,65 @@ class FolderCorpus:
             )
         return stats
 
+    def _sync_vectors(self, stats: SyncStats) -> None:
+        """Re-embed the pages the index rewrote (and any the vector store lacks); drop gone ones.
+
+        The index reports the section ids it wrote; their pages are re-read whole, because a
+        section's embedded text carries its page title and heading trail. Only texts the store
+        has not seen are embedded again (tools/search_vectors.py).
+        """
+        assert self.vectors is not None
+        have = self.vectors.keys()
+        keys = set(self.index.keys())
+        # A first build embeds every page anyway: no need to read the sections' text back.
+        added = stats.sections_added if have else []
+        written = {row[1] for row in self.index.section_texts(added)}
+        stale = sorted((written | (keys - have)) & keys)
+        gone = have - keys
+        if not stale and not gone:
+            return
+        docs = [doc for doc in map(self.index.get, stale) if doc is not None]
+        done = self.vectors.sync(docs, gone)
+        log.info(
+            "%s vectors: %d pages, %d sections embedded, %d reused, %d pages dropped",
+            self.kind,
+            done.pages,
+            done.embedded,
+            done.reused,
+            done.removed,
+        )
+
     def ensure_synced(self) -> None:
         """Sync once per process; later changes are picked up by an explicit `sync()`."""
         if not self._synced:
+            preload = getattr(self.embedder, "preload", None)
+            if preload is not None:
+                preload()  # the model loads while the lexical index syncs
             self.sync(progress=_log_progress(self.kind))
 
     def search(self, query: str, limit: int, collections: list[str] | None = None) -> list[Hit]:
         """Ranked pages for the query."""
+        return self.ranked(query, limit, collections)
+
+    def ranked(
+        self, query: str, limit: int, collections: list[str] | None = None, snippets: bool = True
+    ) -> list[Hit]:
+        """The lexical ranking, fused with the section vectors when it is weak."""
         self.ensure_synced()
-        return self.index.search(query, limit, collections)
+        if self.vectors is None:
+            return self.index.search(query, limit, collections, snippets=snippets)
+        # The index re-ranks its best RERANK_DEPTH pages anyway: asking for them costs nothing,
+        # and they are the lexical candidates of a blend.
+        depth = max(limit, RERANK_DEPTH)
+        hits = self.index.search(query, depth, collections, snippets=snippets)
+        weight = lexical_weight(hits)
+        if weight is not None and weight < 1.0:
+            # Weak: perhaps a question in another language, whose function words the index
+            # takes for rare terms (tools/function_words.py). The vectors read it whole.
+            content = content_query(query)
+            if content and content != query:
+                hits = self.index.search(content, depth, collections, snippets=snippets)
+        return fuse(hits, query, self.vectors, limit, collections)
 
     def find(self, ref: str) -> Document | None:
         """A page by key, URL or path."""

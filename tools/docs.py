@@ -9,6 +9,8 @@ from pydantic import BaseModel, Field
 
 from tools.artifacts import PageArtifact, SearchHitArtifact
 from tools.corpus import FolderCorpus, UrlRule, repo_prefix
+from tools.corpus_language import description_note, weak_match_note
+from tools.embeddings import configured_embedder
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 from tools.render import render_document_parts, render_hits
 from tools.settings import SourceSettings
@@ -21,13 +23,25 @@ def docs_source(settings: SourceSettings) -> Any:
     if settings.llms_txt_url:
         from tools.docs_http import LlmsTxtCorpus
 
-        return LlmsTxtCorpus(settings.llms_txt_url, settings.index_dir, settings.docs_lang)
+        return LlmsTxtCorpus(
+            settings.llms_txt_url,
+            settings.index_dir,
+            settings.docs_lang,
+            embedder=configured_embedder(settings.embeddings),
+        )
     root = settings.docs_dir
     if root is None or not root.is_dir():
         return None
     prefix = "" if settings.docs_base_url else repo_prefix(root)
     rule = UrlRule(settings.docs_base_url, settings.docs_strip_prefixes, prefix)
-    return FolderCorpus(root, "docs", settings.index_dir, rule, language=settings.docs_lang)
+    return FolderCorpus(
+        root,
+        "docs",
+        settings.index_dir,
+        rule,
+        language=settings.docs_lang,
+        embedder=configured_embedder(settings.embeddings),
+    )
 
 
 class SearchDocsArgs(BaseModel):
@@ -51,8 +65,11 @@ class GetDocPageArgs(BaseModel):
     feedback_to_user: str = Field(description=FEEDBACK_DESCRIPTION)
 
 
-def create_docs_tools(corpus: Any) -> list[BaseTool]:
-    """`search_docs` and `get_doc_page` over any corpus with `search`/`find` (folder or llms.txt)."""
+def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[BaseTool]:
+    """`search_docs` and `get_doc_page` over any corpus with `search`/`find` (folder or llms.txt).
+
+    `corpus_language` is the language the pages are written in (`DOCS_AGENT_CORPUS_LANGUAGE`).
+    """
 
     def search_docs(
         query: str, limit: int = 5, feedback_to_user: str = ""
@@ -73,7 +90,9 @@ def create_docs_tools(corpus: Any) -> list[BaseTool]:
             }
             for h in hits
         ]
-        return render_hits(hits, query, "pages"), artifact
+        note = weak_match_note(hits, query, corpus_language)
+        text = render_hits(hits, query, "pages")
+        return (f"{text}\n\n{note}" if note else text), artifact
 
     def get_doc_page(
         url_or_path: str, section: str | None = None, feedback_to_user: str = ""
@@ -104,6 +123,7 @@ def create_docs_tools(corpus: Any) -> list[BaseTool]:
                 "Search the product documentation; returns ranked pages with URL, best-matching "
                 "section and a snippet. Snippets are not enough to answer: read the best page with "
                 "get_doc_page. For error messages and known problems also try search_support_articles."
+                + description_note(corpus_language)
             ),
             args_schema=SearchDocsArgs,
             response_format="content_and_artifact",

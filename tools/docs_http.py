@@ -21,6 +21,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from tools.corpus import FolderCorpus, UrlRule
+from tools.embeddings import Embedder
 from tools.search import SyncStats
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,7 @@ class LlmsTxtCorpus(FolderCorpus):
         index_dir: Path,
         language: str = "python",
         client: httpx.Client | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self.llms_url = url
         parts = urlsplit(url)
@@ -76,7 +78,12 @@ class LlmsTxtCorpus(FolderCorpus):
         (self.cache_dir / "pages").mkdir(parents=True, exist_ok=True)
         self._client = client
         super().__init__(
-            self.cache_dir / "pages", "llms", index_dir, UrlRule(self.origin), language=language
+            self.cache_dir / "pages",
+            "llms",
+            index_dir,
+            UrlRule(self.origin),
+            language=language,
+            embedder=embedder,
         )
 
     # -- fetching ------------------------------------------------------------------------------

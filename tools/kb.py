@@ -16,6 +16,8 @@ from pydantic import BaseModel, Field
 
 from tools.artifacts import ArticleArtifact, SearchHitArtifact
 from tools.corpus import FolderCorpus, UrlRule, repo_prefix
+from tools.corpus_language import description_note, weak_match_note
+from tools.embeddings import Embedder, configured_embedder
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 from tools.render import render_document_parts
 from tools.search import Document, Hit
@@ -45,7 +47,13 @@ class KnowledgeBase(Protocol):
 class FolderKnowledgeBase(FolderCorpus):
     """KB articles in a folder: ids are paths without extension, top folders are collections."""
 
-    def __init__(self, root: Any, index_dir: Any, language: str = "python") -> None:
+    def __init__(
+        self,
+        root: Any,
+        index_dir: Any,
+        language: str = "python",
+        embedder: Embedder | None = None,
+    ) -> None:
         super().__init__(
             root,
             "kb",
@@ -56,12 +64,12 @@ class FolderKnowledgeBase(FolderCorpus):
             key_for=lambda rel: rel.rsplit(".", 1)[0],
             collection_for=lambda rel: rel.split("/", 1)[0] if "/" in rel else "general",
             url_from_meta="source_url",
+            embedder=embedder,
         )
 
     def search(self, query: str, limit: int, collections: list[str] | None = None) -> list[Hit]:
         """Ranked articles, without snippets: the KB search lists titles and ids only."""
-        self.ensure_synced()
-        return self.index.search(query, limit, collections, snippets=False)
+        return self.ranked(query, limit, collections, snippets=False)
 
     def list_collections(self) -> list[str]:
         """Top folders that hold articles."""
@@ -76,7 +84,12 @@ def kb_backend(settings: SourceSettings) -> KnowledgeBase | None:
 
         return HelpCenterKnowledgeBase(settings.kb_url, settings.kb_token)
     if settings.kb_dir is not None and settings.kb_dir.is_dir():
-        return FolderKnowledgeBase(settings.kb_dir, settings.index_dir, settings.docs_lang)
+        return FolderKnowledgeBase(
+            settings.kb_dir,
+            settings.index_dir,
+            settings.docs_lang,
+            configured_embedder(settings.embeddings),
+        )
     return None
 
 
@@ -98,8 +111,8 @@ class GetArticlesArgs(BaseModel):
     feedback_to_user: str = Field(description=FEEDBACK_DESCRIPTION)
 
 
-def create_kb_tools(kb: KnowledgeBase) -> list[BaseTool]:
-    """The two-step KB tools over a backend."""
+def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list[BaseTool]:
+    """The two-step KB tools over a backend; `corpus_language` is the articles' language."""
 
     def search_support_articles(
         query: str, collections: str = "all", limit: int = 50, feedback_to_user: str = ""
@@ -119,11 +132,14 @@ def create_kb_tools(kb: KnowledgeBase) -> list[BaseTool]:
                     [],
                 )
         hits = kb.search(query, limit, wanted)
+        note = weak_match_note(hits, query, corpus_language)
         if not hits:
-            return f"No support articles found for {query!r}.", []
+            return f"No support articles found for {query!r}." + (f"\n{note}" if note else ""), []
         lines = [f"{len(hits)} articles for {query!r} (id — title [collection]):"]
         lines += [f"- {h.key} — {h.title} [{h.collection}]" for h in hits]
         lines.append("Read the relevant ones with get_article_content(article_ids=[...]).")
+        if note:
+            lines.append(note)
         artifact: list[SearchHitArtifact] = [
             {
                 "id": h.key,
@@ -175,6 +191,7 @@ def create_kb_tools(kb: KnowledgeBase) -> list[BaseTool]:
                 "Search support articles (troubleshooting, FAQ, error references): returns titles, "
                 "ids and collections only, never bodies. Then read the relevant ones with "
                 "get_article_content. Best for error messages, symptoms and 'why does X fail'."
+                + description_note(corpus_language)
             ),
             args_schema=SearchArticlesArgs,
             response_format="content_and_artifact",

@@ -38,6 +38,10 @@ class SourceSettings:
     code_roots: tuple[str, ...]
     index_dir: Path
     code_timeout_s: float = 10.0
+    # `use` (the multilingual sentence encoder, for questions in other languages) or `off`.
+    embeddings: str = "use"
+    # The language the docs and KB pages are written in, as the search tools tell the model.
+    corpus_language: str = "English"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> SourceSettings:
@@ -61,4 +65,6 @@ class SourceSettings:
             code_roots=_split(get("DOCS_AGENT_CODE_ROOTS", "docs-agent=.,langgraph")),
             index_dir=_path(get("DOCS_AGENT_INDEX_DIR", ".docs_agent_cache")),
             code_timeout_s=float(get("DOCS_AGENT_CODE_TIMEOUT_S", "10") or 10),
+            embeddings=get("DOCS_AGENT_EMBEDDINGS", "use") or "use",
+            corpus_language=get("DOCS_AGENT_CORPUS_LANGUAGE", "English") or "English",
         )

@@ -79,7 +79,8 @@ class SearchIndex:
         """Rank pages for a free-text query; the best-matching section and a snippet come with each.
 
         `snippets=False` skips the snippets for callers that list titles only (the KB search).
-        Today the ranking is the lexical one; another ranker (section vectors) fuses here.
+        The ranking is the lexical one; section vectors are fused with it a level up, where the
+        vector store lives (`FolderCorpus.ranked`, tools/search_fusion.py).
         """
         return self.lexical_search(query, limit, collections, prior_weight, snippets)
 
@@ -169,6 +170,11 @@ class SearchIndex:
         """Every stored key."""
         with self._lock:
             return self._store.keys()
+
+    def priors(self) -> dict[str, float]:
+        """Each page's link prior by key, for rankers that lift pages as the lexical one does."""
+        with self._lock:
+            return self._store.priors()
 
     def collections(self) -> list[str]:
         """Distinct collections."""

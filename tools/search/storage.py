@@ -334,6 +334,10 @@ class IndexStore:
         """Every stored key, sorted."""
         return [r[0] for r in self.db.execute("SELECT key FROM docs ORDER BY key")]
 
+    def priors(self) -> dict[str, float]:
+        """Each page's link prior, ln(1 + inbound links), by key."""
+        return dict(self.db.execute("SELECT key, prior FROM docs").fetchall())
+
     def collections(self) -> list[str]:
         """Distinct non-empty collections, sorted."""
         return [

@@ -1,0 +1,109 @@
+"""Fusion of the lexical ranking with section vectors: untouched when confident, blended when weak.
+
+The gate and the weights follow from what the two scores mean, not from a sweep:
+
+- A hit's calibrated lexical score `c` is its BM25F score over the most the query could score
+  (every query term saturated in one section, a missing term counted at its idf), scaled by the
+  index's typical page gain (`SearchIndex.search`, `merge_rankings`). A query term found once in
+  a section of average length earns idf × (k1 + 1) × 1 / (k1 + 1) = idf, i.e. 1 / (k1 + 1) of its
+  ceiling. So `c` ≈ 1 / (k1 + 1) ≈ 0.45 reads "every query word is in the best section once",
+  and `GATE` = ½ / (k1 + 1) ≈ 0.23 reads "the best page holds at most half of what the query
+  says". Above it the words themselves found the page: the lexical ranking is returned
+  as it is, and the query is not even embedded (English questions stay exactly as before, and
+  as fast). A question in another language matches only its identifiers and loan words, and
+  falls below it.
+- Below the gate the lexical ranking is still evidence, in proportion to how close it came:
+  its weight is w = c_top / GATE (0 when nothing matched, 1 at the gate, so the blend
+  joins the untouched ranking without a jump).
+- The vector side's evidence for a page is its best section's cosine similarity, measured from
+  the query's background (its mean similarity over all sections, what an unrelated section
+  scores) as a share of the way to an identical text: e = (cos − bg) / (1 − bg), in [0, 1],
+  lifted by the page's link prior exactly as its lexical score is (relative to the median
+  page, so the scale stays; `VectorStore.set_priors`).
+- The blend is w · c + (1 − w) · GATE · e. The vector evidence is put on the lexical scale at
+  most at the gate: similarity of meaning alone is never worth more than a borderline lexical
+  match. So a fused score stays below every confident source's best hit, and fused results of
+  docs and KB still merge on one scale (`merge_rankings`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from tools.search import Hit
+from tools.search.scoring import K1
+from tools.search_vectors import VectorStore
+
+# The calibrated lexical score at which a ranking is trusted as it is (see the module docstring).
+GATE = 0.5 / (K1 + 1.0)
+# How many of the closest pages by vector join the candidates: enough to fill any result list
+# the tools ask for by default, a small share of a corpus.
+VECTOR_CANDIDATES = 20
+
+
+def lexical_weight(hits: Sequence[Hit]) -> float | None:
+    """The lexical ranking's weight in [0, 1]: 1 means confident (leave it); None: no calibration."""
+    if any(h.calibrated is None for h in hits):
+        return None
+    top = max((h.calibrated or 0.0 for h in hits), default=0.0)
+    return min(1.0, top / GATE)
+
+
+def fuse(
+    hits: Sequence[Hit],
+    query: str,
+    vectors: VectorStore | None,
+    limit: int,
+    collections: Sequence[str] | None = None,
+) -> list[Hit]:
+    """The final ranking of one index for `query` from its lexical `hits` (best first).
+
+    Returns the lexical hits themselves (the first `limit`) when they are confident, carry no
+    calibrated score, or there are no vectors; otherwise the blend described in the module
+    docstring, with each hit's `score` and `calibrated` set to its fused score. Pages found by
+    their vectors alone are kept to `collections` when given, as the lexical search is.
+    """
+    weight = lexical_weight(hits)
+    if vectors is None or weight is None or weight >= 1.0 or not query.strip():
+        return list(hits[:limit])
+    sim = vectors.similarity(query)
+    if sim is None:
+        return list(hits[:limit])
+    position = {key: i for i, key in enumerate(sim.keys)}
+    fused: dict[str, tuple[float, Hit | None, int]] = {}
+    for lexical in hits:
+        i = position.get(lexical.key, -1)
+        evidence = sim.evidence(i) if i >= 0 else 0.0
+        score = weight * (lexical.calibrated or 0.0) + (1.0 - weight) * GATE * evidence
+        fused[lexical.key] = (score, lexical, i)
+    wanted = set(collections) if collections else None
+    for i in sim.top(VECTOR_CANDIDATES, wanted):
+        key = sim.keys[i]
+        if key not in fused:
+            fused[key] = ((1.0 - weight) * GATE * sim.evidence(i), None, i)
+    order = sorted(fused.items(), key=lambda kv: -kv[1][0])[:limit]
+    new = [i for _, (_, hit, i) in order if hit is None]
+    described = {info.key: (info, sec) for info, sec in vectors.describe(sim, new)}
+    out: list[Hit] = []
+    for key, (score, hit, _) in order:
+        if score <= 0:
+            continue
+        if hit is not None:
+            out.append(replace(hit, score=score, calibrated=score))
+        elif key in described:
+            info, sec = described[key]
+            out.append(
+                Hit(
+                    info.key,
+                    info.url,
+                    info.title,
+                    info.collection,
+                    score,
+                    section=sec.heading,
+                    anchor=sec.anchor,
+                    snippet=sec.snippet,
+                    calibrated=score,
+                )
+            )
+    return out
