@@ -34,6 +34,7 @@ class SearchHitArtifact(TypedDict, total=False):
     section: str
     anchor: str
     score: float | None
+    snippet: str  # the matching section's opening words, cleaned, as the rendered list shows
 
 
 class PageArtifact(TypedDict, total=False):

@@ -87,6 +87,7 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
                 "section": h.section,
                 "anchor": h.anchor,
                 "score": h.calibrated,
+                "snippet": h.snippet,
             }
             for h in hits
         ]

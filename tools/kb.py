@@ -149,6 +149,7 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
                 "section": h.section,
                 "anchor": h.anchor,
                 "score": h.calibrated,
+                "snippet": h.snippet,
             }
             for h in hits
         ]

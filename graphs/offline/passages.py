@@ -190,6 +190,18 @@ def source_passage(art: dict[str, Any], src: RankedSource) -> Passage | None:
     return Passage(text, title, cite, src.kind, heading)
 
 
+def snippet_passage(src: RankedSource) -> Passage | None:
+    """A source the search ranked but nothing read: its snippet, when it has one."""
+    if len(src.snippet) <= MIN_PARAGRAPH_CHARS:
+        return None
+    heading = src.section if src.section != src.title else ""
+    if src.kind == "docs":
+        cite = src.ref + (f"#{src.anchor or slugify(heading)}" if heading else "")
+    else:
+        cite = f"KB {src.ref}"
+    return Passage(src.snippet, src.title, cite, src.kind, heading)
+
+
 def select_passages(
     turn: Sequence[BaseMessage], max_text: int = MAX_TEXT_PASSAGES
 ) -> list[Passage]:
@@ -220,9 +232,16 @@ def select_passages(
     ranked += [RankedSource("kb", ref, "", "", "") for ref in articles if ("kb", ref) not in known]
     chosen: list[Passage] = []
     seen: set[str] = set()
-    for src in ranked:
+    for rank, src in enumerate(ranked):
         art = pages.get(src.ref) if src.kind == "docs" else articles.get(src.ref)
-        passage = source_passage(art, src) if art else None
+        if art:
+            passage = source_passage(art, src)
+        elif rank < max_text:
+            # Ranked high but not read (the reads are capped): the search's own snippet of the
+            # matching section stands in, cited the same way.
+            passage = snippet_passage(src)
+        else:
+            passage = None
         if passage is None or _norm(passage.text) in seen:
             continue
         seen.add(_norm(passage.text))

@@ -27,6 +27,7 @@ class RankedSource:
     title: str
     section: str
     anchor: str
+    snippet: str = ""
 
     @property
     def section_ref(self) -> str | None:
@@ -55,6 +56,7 @@ def _hits(message: ToolMessage, kind: str) -> list[Hit]:
                 score=float(score or 0.0),
                 section=str(a.get("section") or ""),
                 anchor=str(a.get("anchor") or ""),
+                snippet=str(a.get("snippet") or ""),
                 calibrated=float(score) if isinstance(score, int | float) else None,
             )
         )
@@ -72,6 +74,6 @@ def ranked_sources(messages: Iterable[BaseMessage], limit: int = 10) -> list[Ran
                 latest[kind] = hits
     rankings = [(kind, latest[kind]) for kind in ("docs", "kb") if kind in latest]
     return [
-        RankedSource(kind, h.key, h.title, h.section, h.anchor)
+        RankedSource(kind, h.key, h.title, h.section, h.anchor, h.snippet)
         for kind, h in merge_rankings(rankings, limit=limit)
     ]

@@ -274,3 +274,22 @@ def test_full_loop_over_the_projects_own_docs(index_dir: Path) -> None:
     assert not final.tool_calls
     assert "8123" in final.content
     assert "docs/" in final.content or "kb/" in final.content
+
+
+def test_a_ranked_source_not_read_is_quoted_by_its_search_snippet() -> None:
+    docs = [
+        {"url": "d/a", "title": "A", "section": "", "score": 0.9},
+        {
+            "url": "d/b",
+            "title": "B",
+            "section": "Limits",
+            "anchor": "limits",
+            "score": 0.5,
+            "snippet": "The recursion limit caps the number of steps" + LONG,
+        },
+        {"url": "d/c", "title": "C", "section": "", "score": 0.4, "snippet": "short"},
+    ]
+    turn = [*_searched(docs, []), _page("d/a", [("S", "Page A" + LONG)])]
+    chosen = select_passages(turn)
+    assert [p.cite for p in chosen] == ["d/a#s", "d/b#limits"]
+    assert chosen[1].text.startswith("The recursion limit") and chosen[1].heading == "Limits"
