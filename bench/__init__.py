@@ -1,0 +1,1 @@
+"""Benchmarks and evaluations (run as scripts or `python -m bench.<name>`)."""
