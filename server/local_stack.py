@@ -73,7 +73,7 @@ def missing_services() -> list[str]:
 
 
 def _as_postgres(cmd: list[str]) -> list[str]:
-    """initdb and postgres refuse to run as root: run them as the `postgres` user then."""
+    """Run as the `postgres` user when root: initdb and postgres refuse to run as root."""
     return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
 
 
