@@ -5,12 +5,14 @@ each stack below gets its own database and Redis db. Checked here: both graphs s
 (the `langgraph dev` tests, reused on Aegra); two server processes serve and join the same thread;
 a short checkpointer TTL deletes a thread and its checkpoints within two sweeps; a server killed
 with SIGKILL mid-run comes back with the finished turn intact and the cut run finished or clearly
-failed. Ownership across users and memory isolation run in test_auth_e2e.py (parametrised on Aegra).
+failed; threads and memories move from `langgraph dev` to Aegra. Ownership across users and memory isolation run in test_auth_e2e.py (parametrised on Aegra).
 """
 
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +23,8 @@ import pytest
 from langgraph_sdk import get_client
 
 from server.local_stack import psql
-from tests.e2e.conftest import AegraServices, AegraStack
+from tests.conftest import REPO_ROOT
+from tests.e2e.conftest import AegraServices, AegraStack, langgraph_dev
 from tests.e2e.test_deep_agent_e2e import (
     test_researchers_stream_in_their_own_namespaces_and_citations_verify as test_deep_agent_streams_subgraphs_on_aegra,  # noqa: E501
 )
@@ -207,3 +210,44 @@ async def test_sigkill_mid_run_keeps_finished_turns_and_resolves_the_cut_run(
         )
     finally:
         stack.stop()
+
+
+async def test_threads_and_memories_move_from_langgraph_dev_to_aegra(
+    pair: AegraStack, tmp_path: Path
+) -> None:
+    """client_examples/move_threads.py, the path docs/deploy.md gives for changing homes."""
+    user, q1, q2 = "mover", "How do I install docs-agent?", "How do I open Studio?"
+    with langgraph_dev(tmp_path) as dev_url:
+        src = get_client(url=dev_url)
+        tid = (await src.threads.create(metadata={"user_id": user, "topic": "move"}))["thread_id"]
+        await src.runs.wait(tid, "docs_agent", input=_run_body(q1))
+        await src.store.put_item(["memories", user], "m1", {"text": "prefers short answers"})
+        moved = subprocess.run(
+            [
+                sys.executable,
+                str(REPO_ROOT / "client_examples" / "move_threads.py"),
+                "--url",
+                dev_url,
+                "--to",
+                pair.processes[0].url,
+                "--user",
+                user,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
+        before = (await src.threads.get_state(tid))["values"]["messages"]
+    assert f"{tid}: {len(before)} messages" in moved and "memories: 1" in moved
+    dst = get_client(url=pair.processes[0].url)
+    state = await dst.threads.get_state(tid)
+    assert state["next"] == []
+    assert [(m["id"], m["content"]) for m in state["values"]["messages"]] == [
+        (m["id"], m["content"]) for m in before
+    ]
+    assert [t["thread_id"] for t in await dst.threads.search(metadata={"user_id": user})] == [tid]
+    await dst.runs.wait(tid, "docs_agent", input=_run_body(q2))
+    _check_history((await dst.threads.get_state(tid))["values"]["messages"], [q1, q2])
+    item = await dst.store.get_item(["memories", user], "m1")
+    assert item["value"] == {"text": "prefers short answers"}
