@@ -323,9 +323,13 @@ def _serve(args: argparse.Namespace) -> int:
         proc = subprocess.Popen(cmd, cwd=REPO_ROOT, env=env)
         try:
             return proc.wait()
-        except KeyboardInterrupt:
-            proc.send_signal(signal.SIGINT)
-            return proc.wait()
+        except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see main): stop Aegra, then the databases
+            proc.terminate()  # SIGTERM: uvicorn drains; SIGINT may be ignored in a background job
+            try:
+                return proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                return proc.wait()
 
 
 @contextmanager
@@ -336,6 +340,18 @@ def _maybe(start: Callable[[], AbstractContextManager[str]], given: str) -> Iter
         return
     with start() as url:
         yield url
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _dotenv_sets_auth() -> bool:
+    env_file = REPO_ROOT / ".env"
+    if not env_file.is_file():
+        return False
+    lines = env_file.read_text(errors="replace").splitlines()
+    return any(line.strip().startswith("AUTH_") for line in lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -351,6 +367,13 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"missing: {', '.join(missing)}", file=sys.stderr)
         return 2
+    if not any(k.startswith("AUTH_") for k in os.environ) and not _dotenv_sets_auth():
+        print(
+            "note: no AUTH_* variable in the environment or .env; set AUTH_TOKENS (or JWT), or\n"
+            "      AUTH_DEV_MODE=true for a local try-out (docs/auth.md)",
+            file=sys.stderr,
+        )
+    signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop cleans up like Ctrl-C
     try:
         return _serve(args)
     except StackError as exc:
