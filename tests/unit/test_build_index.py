@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import io
-import json
 import sys
 import types
 from pathlib import Path
 
 import pytest
 
-from server.local_stack import aegra_config
 from tools import build_index, load_sources
-from tools.settings import REPO_ROOT, SourceSettings
+from tools.settings import SourceSettings
 
 
 @pytest.fixture
@@ -120,10 +118,3 @@ def test_progress_bar_draws_in_place_on_a_terminal() -> None:
     bar(10, 10)
     assert out.getvalue().count("\r") == 2 and "[#####     ] 5/10" in out.getvalue()
     assert out.getvalue().endswith("\n")
-
-
-def test_aegra_json_is_langgraph_json_plus_the_memories_store_scope() -> None:
-    """aegra.json is what `aegra_config()` derives from langgraph.json: the two never drift."""
-    committed = json.loads((REPO_ROOT / "aegra.json").read_text())
-    assert committed == aegra_config(REPO_ROOT / "langgraph.json")
-    assert committed["store"]["scopes"] == {"memories": ["identity"]}
