@@ -40,7 +40,7 @@ class StackError(RuntimeError):
     """A service could not be found or did not start; the message says which and why."""
 
 
-def free_port() -> int:
+def _free_port() -> int:
     """A loopback port nobody listens on right now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -93,7 +93,7 @@ def local_postgres() -> Iterator[str]:
     if os.geteuid() == 0:
         shutil.chown(root, "postgres")
         shutil.chown(data, "postgres")
-    port = free_port()
+    port = _free_port()
     log = root / "postgres.log"
     try:
         _check(
@@ -150,7 +150,7 @@ def local_redis() -> Iterator[str]:
     if not server:
         raise StackError("redis-server is not installed: apt-get install redis-server")
     root = Path(tempfile.mkdtemp(prefix="docs-agent-redis-"))
-    port = free_port()
+    port = _free_port()
     cmd = [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
     proc = subprocess.Popen(
         [*cmd, "--dir", str(root)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -241,7 +241,7 @@ def start_aegra(
     """`aegra serve -c config`, ready when `GET /health` answers 200 (migrations done, graphs loaded)."""
     if not AEGRA_BIN.exists():
         raise StackError(f"Aegra is not installed at {AEGRA_BIN}: run `make aegra-install`")
-    port = port or free_port()
+    port = port or _free_port()
     cmd = [str(AEGRA_BIN), "serve", "-c", str(config), "--host", host, "--port", str(port)]
     with log.open("ab") as out:
         proc = subprocess.Popen(
