@@ -1,9 +1,15 @@
-"""Load, restart and overhead bench: langgraph-sdk clients against `langgraph dev` and the fake OpenAI server.
+"""Load, restart and overhead bench: langgraph-sdk clients against `langgraph dev` and/or Aegra, and the fake OpenAI server.
 
 Loopback only, bounded counts and time. Run from the repository root:
 
     .venv/bin/python -m bench.load --clients 50 --jobs 10          # load + overhead + restart
     .venv/bin/python -m bench.load --clients 5 --skip-restart       # quick
+    .venv/bin/python -m bench.load --engines dev,aegra --skip-restart   # `make bench-aegra`
+
+`--engines dev,aegra` runs the load and overhead phases on both engines in the same run: `langgraph
+dev` (one process, in memory) and Aegra with `--aegra-processes` processes (default 2) on one
+throw-away PostgreSQL + Redis (needs `make aegra-install`), the conversations spread over the
+processes; the report gives TTFT p50/p95 side by side and their ratio.
 
 Load: N concurrent clients, each a 3-turn conversation on its own thread (runs.stream, mode
 messages-tuple + values); throughput, time to first answer token (TTFT) and run latency p50/p95,
@@ -24,7 +30,8 @@ import statistics
 import sys
 import tempfile
 import time
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,10 +42,12 @@ from langgraph_sdk import get_client
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from tests.e2e.conftest import free_port, langgraph_dev  # noqa: E402
+from server.local_stack import local_postgres, local_redis  # noqa: E402
+from tests.e2e.conftest import AegraServices, AegraStack, free_port, langgraph_dev  # noqa: E402
 from tests.fixtures.fake_openai import FakeOpenAI, Step  # noqa: E402
 
-ANSWER = "According to the documentation:"
+# How a final answer starts: the fake OpenAI server's agent, or the offline extractive model.
+ANSWER = ("According to the documentation:", "_This is an extractive answer")
 QUESTIONS = [
     "How do I install the server?",
     "How do I stream tokens from subgraphs?",
@@ -139,28 +148,36 @@ def verify_thread(messages: list[dict[str, Any]], questions: list[str]) -> list[
     return problems
 
 
-async def load_phase(url: str, clients: int) -> dict[str, Any]:
-    """N concurrent 3-turn conversations, then history verification."""
-    client = get_client(url=url, timeout=httpx.Timeout(120))
-    stats = Stats()
-    threads = [await client.threads.create(metadata={"bench": "load"}) for _ in range(clients)]
+async def load_phase(urls: str | list[str], clients: int) -> dict[str, Any]:
+    """N concurrent 3-turn conversations spread over the servers, then history verification.
 
-    async def conversation(thread_id: str) -> None:
+    With several server processes, conversation i runs on process i mod n and its history is read
+    back from the next process, so a message lost between processes shows up.
+    """
+    urls = [urls] if isinstance(urls, str) else urls
+    pool = [get_client(url=u, timeout=httpx.Timeout(120)) for u in urls]
+    stats = Stats()
+    threads = [
+        await pool[i % len(pool)].threads.create(metadata={"bench": "load"}) for i in range(clients)
+    ]
+
+    async def conversation(i: int, thread_id: str) -> None:
         for q in QUESTIONS:
-            await one_run(client, thread_id, "docs_agent", q, stats)
+            await one_run(pool[i % len(pool)], thread_id, "docs_agent", q, stats)
 
     start = time.monotonic()
-    await asyncio.gather(*(conversation(t["thread_id"]) for t in threads))
+    await asyncio.gather(*(conversation(i, t["thread_id"]) for i, t in enumerate(threads)))
     wall = time.monotonic() - start
     bad = 0
     problems: list[str] = []
-    for t in threads:
-        state = await client.threads.get_state(t["thread_id"])
+    for i, t in enumerate(threads):
+        state = await pool[(i + 1) % len(pool)].threads.get_state(t["thread_id"])
         found = verify_thread(state["values"].get("messages", []), QUESTIONS)
         bad += bool(found)
         problems += found[:1]
     runs = clients * len(QUESTIONS)
     return {
+        "processes": len(urls),
         "clients": clients,
         "runs": runs,
         "errors": len(stats.errors),
@@ -258,6 +275,31 @@ async def restart_phase(
         }
 
 
+@contextmanager
+def engine(
+    name: str, tmp: Path, env: dict[str, str], jobs: int, processes: int
+) -> Iterator[list[str]]:
+    """The URLs of one engine's server processes, with docs_agent and the trivial baseline graph."""
+    trivial = {"trivial": str(REPO_ROOT / "bench" / "trivial_graph.py") + ":graph"}
+    if name == "dev":
+        with dev_server(tmp / "dev", env, jobs) as url:
+            yield [url]
+        return
+    if name != "aegra":
+        raise SystemExit(f"unknown engine {name!r}: dev or aegra")
+    with local_postgres() as db, local_redis() as redis:
+        stack = AegraStack(
+            tmp / "aegra",
+            AegraServices(db, redis),
+            {**env, "N_JOBS_PER_WORKER": str(jobs), "LOG_LEVEL": "WARNING"},
+            trivial,
+        )
+        try:
+            yield [stack.start().url for _ in range(processes)]
+        finally:
+            stack.stop()
+
+
 async def main() -> None:
     """Run the phases and print one JSON report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -267,8 +309,17 @@ async def main() -> None:
     parser.add_argument(
         "--token-delay", type=float, default=0.002, help="fake server seconds between SSE chunks"
     )
+    parser.add_argument("--engines", default="dev", help="comma-separated: dev, aegra")
+    parser.add_argument("--aegra-processes", type=int, default=2)
+    parser.add_argument(
+        "--model",
+        choices=["fake", "offline"],
+        default="fake",
+        help="fake: the fake OpenAI server (token delay); offline: the built-in extractive model",
+    )
     parser.add_argument("--skip-restart", action="store_true")
     args = parser.parse_args()
+    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     report: dict[str, Any] = {}
     with FakeOpenAI(token_delay=args.token_delay) as fake, tempfile.TemporaryDirectory() as tmp:
         env = {
@@ -280,10 +331,33 @@ async def main() -> None:
             "DOCS_AGENT_MEMORY": "false",
             "DOCS_AGENT_INDEX_DIR": str(Path(tmp) / "index"),
         }
-        with dev_server(Path(tmp), env, args.jobs) as url:
-            await overhead_phase(url, 2)  # warm-up: index build, imports, model clients
-            report["load"] = await load_phase(url, args.clients)
-            report["overhead"] = await overhead_phase(url, args.overhead_runs)
+        if args.model == "offline":
+            for key in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+                env.pop(key)
+            env["DOCS_AGENT_MODEL"] = "offline"
+        report["model"] = args.model
+        for name in engines:
+            with engine(name, Path(tmp), env, args.jobs, args.aegra_processes) as urls:
+                await overhead_phase(urls[0], 2)  # warm-up: index build, imports, model clients
+                part = {
+                    "load": await load_phase(urls, args.clients),
+                    "overhead": await overhead_phase(urls[0], args.overhead_runs),
+                }
+            if engines == ["dev"]:
+                report.update(part)  # the single-engine report keeps its original shape
+            else:
+                report[name] = part
+        if {"dev", "aegra"} <= set(engines):
+            dev, aegra = report["dev"]["load"], report["aegra"]["load"]
+            report["ttft_side_by_side"] = {
+                "dev_p50_ms": dev["ttft_p50_ms"],
+                "aegra_p50_ms": aegra["ttft_p50_ms"],
+                "dev_p95_ms": dev["ttft_p95_ms"],
+                "aegra_p95_ms": aegra["ttft_p95_ms"],
+                "p50_ratio_dev_over_aegra": round(
+                    dev["ttft_p50_ms"] / max(aegra["ttft_p50_ms"], 1), 1
+                ),
+            }
         if not args.skip_restart:
             report["restart"] = await restart_phase(Path(tmp) / "restart", env, fake, args.jobs)
     print(json.dumps(report, indent=2))

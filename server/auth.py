@@ -52,6 +52,8 @@ KNOWN_VARIABLES = frozenset(
         "AUTH_JWT_ISSUER",
         "AUTH_JWT_MAX_LIFETIME_S",
         "AUTH_DEV_MODE",
+        # Aegra's own switch (`noop`/`custom`); it changes nothing for this module's handlers.
+        "AUTH_TYPE",
     }
 )
 # Where the in-memory dev server keeps its state (relative to its working directory), and the
@@ -442,7 +444,14 @@ async def store(ctx: Auth.types.AuthContext, value: Any) -> None:
     if _is_dev(ctx):
         return None
     action = str(ctx.action)
-    value["namespace"] = _confine(
-        value.get("namespace"), ctx.user.identity, prefix_ok=action in ("search", "list_namespaces")
+    # langgraph-api names the searched prefix `namespace`; Aegra names it `namespace_prefix` (and
+    # narrows it to the caller itself, with its store scopes), so check whichever is given.
+    key = (
+        "namespace_prefix"
+        if "namespace_prefix" in value and "namespace" not in value
+        else "namespace"
+    )
+    value[key] = _confine(
+        value.get(key), ctx.user.identity, prefix_ok=action in ("search", "list_namespaces")
     )
     return None

@@ -30,13 +30,19 @@ class Sources:
 
 @lru_cache(maxsize=8)
 def load_sources(settings: SourceSettings | None = None) -> Sources:
-    """Open every configured source once per process (indexes are synced lazily on first use)."""
+    """Open every configured source once per process; in a server, start building the indexes.
+
+    Elsewhere (tests, scripts) the indexes are synced lazily on first use.
+    """
+    from tools.build_index import warm_up
     from tools.code import code_roots
     from tools.docs import docs_source
     from tools.kb import kb_backend
 
     settings = settings or SourceSettings.from_env()
-    return Sources(settings, docs_source(settings), kb_backend(settings), code_roots(settings))
+    sources = Sources(settings, docs_source(settings), kb_backend(settings), code_roots(settings))
+    warm_up(sources)
+    return sources
 
 
 def create_docs_group(sources: Sources) -> list[BaseTool]:

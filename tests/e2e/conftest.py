@@ -1,4 +1,4 @@
-"""E2E fixtures: a real `langgraph dev` started from the checkout on a free loopback port."""
+"""E2E fixtures: a real `langgraph dev`, or Aegra on PostgreSQL + Redis, from the checkout on free loopback ports."""
 
 from __future__ import annotations
 
@@ -8,12 +8,16 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+
+from server import local_stack
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LANGGRAPH = Path(sys.executable).with_name("langgraph")
@@ -147,3 +151,92 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One shared offline server for the e2e session."""
     with langgraph_dev(tmp_path_factory.mktemp("dev")) as url:
         yield url
+
+
+# --- Aegra on PostgreSQL + Redis (docs/deploy.md) ------------------------------------------------
+
+
+@dataclass
+class AegraServices:
+    """One throw-away PostgreSQL and Redis for the session; each stack gets its own database."""
+
+    postgres_url: str
+    redis_url: str
+    _stacks: int = 0
+
+    def new_stack(self) -> tuple[str, str, str]:
+        """(DATABASE_URL, REDIS_URL, queue key) of a fresh, private stack."""
+        self._stacks += 1
+        n = self._stacks
+        db = local_stack.create_database(self.postgres_url, f"stack{n}")
+        base = self.redis_url.rsplit("/", 1)[0]
+        return db, f"{base}/{n % 16}", f"docs-agent-e2e:{n}:jobs"
+
+
+@pytest.fixture(scope="session")
+def aegra_services() -> Iterator[AegraServices]:
+    """PostgreSQL + Redis for the Aegra suites; a skip naming what is missing when they cannot run.
+
+    `.ci/run` installs all of them, so CI always runs these tests.
+    """
+    missing = local_stack.missing_services()
+    if missing:
+        pytest.skip(f"Aegra e2e needs {', '.join(missing)} (.ci/run installs them)")
+    with local_stack.local_postgres() as db, local_stack.local_redis() as redis:
+        yield AegraServices(db, redis)
+
+
+class AegraStack:
+    """Aegra processes on one private database + Redis: start more, kill one, restart."""
+
+    def __init__(
+        self,
+        tmp: Path,
+        services: AegraServices,
+        extra_env: dict[str, str] | None = None,
+        graphs: dict[str, str] | None = None,
+        config_edit: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        self.workdir = tmp / "aegra"
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.database_url, redis_url, queue = services.new_stack()
+        config_path = private_config(self.workdir)
+        config = local_stack.aegra_config(config_path)
+        config["graphs"].update(graphs or {})  # type: ignore[attr-defined]
+        if config_edit:
+            config_edit(config)
+        self.config = self.workdir / "aegra.json"
+        self.config.write_text(json.dumps(config, indent=2))
+        extra = {"WORKER_QUEUE_KEY": queue, **(extra_env or {})}
+        if not any(k.startswith("AUTH_") for k in extra):
+            extra["AUTH_DEV_MODE"] = "true"  # no auth asked for: the explicit dev mode
+        self.env = local_stack.aegra_env(self.database_url, redis_url, offline_env(tmp, extra))
+        self.processes: list[local_stack.AegraProcess] = []
+
+    def start(self, port: int | None = None) -> local_stack.AegraProcess:
+        """One more `aegra serve` on the same database and Redis."""
+        n = len(self.processes)
+        server = local_stack.start_aegra(
+            self.config, self.env, self.workdir / f"server{n}.log", port=port
+        )
+        self.processes.append(server)
+        return server
+
+    def stop(self) -> None:
+        for server in self.processes:
+            server.stop()
+
+
+@contextmanager
+def aegra_server(
+    tmp: Path,
+    services: AegraServices,
+    extra_env: dict[str, str] | None = None,
+    graphs: dict[str, str] | None = None,
+) -> Iterator[str]:
+    """One Aegra process with this project, like `langgraph_dev`: yields its URL."""
+    stack = AegraStack(tmp, services, extra_env, graphs)
+    try:
+        yield stack.start().url
+    finally:
+        stack.stop()

@@ -1,4 +1,7 @@
-"""Auth and ownership through a real `langgraph dev` with AUTH_TOKENS + JWT configured.
+"""Auth and ownership through a real server with AUTH_TOKENS + JWT configured, on both engines.
+
+Every test runs against `langgraph dev` and against Aegra on PostgreSQL + Redis (the fixture is
+parametrised), so the ownership rules are proven the same on both.
 
 User B tries every thread/run/cron/history endpoint on user A's resources; bad credentials of every
 kind are tried on two endpoints; memory tools run through a scripted graph on the real store.
@@ -35,27 +38,27 @@ def make_jwt(**claims: Any) -> str:
     return jwt.encode(base, key, algorithm="HS256")
 
 
-@pytest.fixture(scope="module")
-def auth_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+AUTH_ENV = {
+    "AUTH_TOKENS": f"{TOKEN_A}:alice,{TOKEN_B}:bob",
+    "AUTH_JWT_SECRET": SECRET,
+    "AUTH_JWT_AUDIENCE": AUD,
+    "AUTH_JWT_ISSUER": ISS,
+}
+
+
+@pytest.fixture(scope="module", params=["langgraph-dev", "aegra"])
+def auth_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     """A server with static tokens and HS256 JWT, plus the scripted memory test graph."""
-    original = e2e.private_config
-
-    def with_memory_graph(workdir: Path) -> Path:
-        path = original(workdir)
-        config = json.loads(path.read_text())
-        config["graphs"]["memory_test"] = MEMORY_GRAPH
-        path.write_text(json.dumps(config, indent=2))
-        return path
-
-    env = {
-        "AUTH_TOKENS": f"{TOKEN_A}:alice,{TOKEN_B}:bob",
-        "AUTH_JWT_SECRET": SECRET,
-        "AUTH_JWT_AUDIENCE": AUD,
-        "AUTH_JWT_ISSUER": ISS,
-    }
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(e2e, "private_config", with_memory_graph)
-        with e2e.langgraph_dev(tmp_path_factory.mktemp("auth"), extra_env=env) as url:
+    graphs = {"memory_test": MEMORY_GRAPH}
+    tmp = tmp_path_factory.mktemp(f"auth-{request.param}")
+    if request.param == "aegra":
+        services = request.getfixturevalue("aegra_services")
+        with e2e.aegra_server(tmp, services, AUTH_ENV, graphs) as url:
+            yield url
+    else:
+        with e2e.langgraph_dev(tmp, extra_env=AUTH_ENV, graphs=graphs) as url:
             yield url
 
 
@@ -106,11 +109,21 @@ def denied(status: int, text: str, path: str) -> bool:
     """
     if status in DENIED:
         return True
+    if status == 405:  # the engine has no such operation (Aegra: GET /runs/crons/{id})
+        return True
     if path.endswith("/copy") and status == 409:
         return True
     if path.endswith("/stream") and status == 200:
         events = [line for line in text.splitlines() if line.startswith("event:")]
         return events == ["event: error"] and "404" in text
+    if status == 200 and (path.endswith("/runs") or path == "/threads/prune"):
+        # Aegra filters lists and bulk actions instead of refusing: an empty run list, a prune of
+        # nothing ({"deleted": 0, "pruned": 0}). A's data is checked intact below.
+        try:
+            body = json.loads(text)
+        except ValueError:
+            return False
+        return body == [] or (isinstance(body, dict) and not any(body.values()))
     return False
 
 
@@ -127,19 +140,25 @@ def test_user_b_cannot_touch_user_a(auth_url: str) -> None:
     ask(a, "docs_agent", "How do I install docs-agent?", tid, metadata={"user_id": "bob"})
     runs = a.get(f"/threads/{tid}/runs").raise_for_status().json()
     rid = runs[0]["run_id"]
-    assert runs[0]["metadata"]["user_id"] == "alice"  # a spoofed run owner is overwritten too
+    # A spoofed run owner is overwritten too (Aegra keeps no run metadata: the thread owns the run).
+    assert runs[0].get("metadata", {"user_id": "alice"})["user_id"] == "alice"
     patched = (
         a.patch(f"/threads/{tid}", json={"metadata": {"user_id": "bob"}}).raise_for_status().json()
     )
     assert patched["metadata"]["user_id"] == "alice"
-    before = a.get(f"/threads/{tid}/state").raise_for_status().json()
-    checkpoint_id = before["checkpoint"]["checkpoint_id"]
     cron = a.post(
         f"/threads/{tid}/runs/crons",
         json={"assistant_id": "docs_agent", "schedule": "0 0 1 1 *", "input": {"messages": []}},
     )
     cron_id = cron.json().get("cron_id") if cron.status_code == 200 else None
+    if cron.status_code == 200 and not cron_id:  # Aegra answers with the cron's first run
+        found = a.post("/runs/crons/search", json={"thread_id": tid}).raise_for_status().json()
+        cron_id = found[0]["cron_id"] if found else None
+        # ... which Aegra starts at once: let it finish before A's state is taken as reference.
+        a.get(f"/threads/{tid}/runs/{cron.json()['run_id']}/join").raise_for_status()
     print(f"\ncron on A's thread: {cron.status_code} {cron.text[:120]}")
+    before = a.get(f"/threads/{tid}/state").raise_for_status().json()
+    checkpoint_id = before["checkpoint"]["checkpoint_id"]
     run_body = {
         "assistant_id": "docs_agent",
         "input": {"messages": [{"role": "user", "content": "hi"}]},
@@ -171,11 +190,12 @@ def test_user_b_cannot_touch_user_a(auth_url: str) -> None:
         ("GET", f"/threads/{tid}/runs/{rid}/join", None),
         ("GET", f"/threads/{tid}/runs/{rid}/stream", None),
         ("POST", f"/threads/{tid}/runs/{rid}/cancel", None),
+        ("PATCH", f"/threads/{tid}/runs/{rid}", {"run_id": rid, "status": "interrupted"}),
         ("DELETE", f"/threads/{tid}/runs/{rid}", None),
         (
             "POST",
             f"/threads/{tid}/runs/crons",
-            {"assistant_id": "docs_agent", "schedule": "0 0 1 1 *"},
+            {"assistant_id": "docs_agent", "schedule": "0 0 1 1 *", "input": {"messages": []}},
         ),
         ("GET", f"/threads/{tid}/storage", None),
         ("GET", f"/threads/{tid}/stream", None),
@@ -207,9 +227,9 @@ def test_user_b_cannot_touch_user_a(auth_url: str) -> None:
     for body in ({}, {"metadata": {"user_id": "alice"}}, {"metadata": {"topic": "t"}}):
         found = b.post("/threads/search", json={**body, "limit": 100}).raise_for_status().json()
         search_hits += sum(t["thread_id"] == tid for t in found)
-    search_hits += (
-        b.post("/threads/count", json={"metadata": {"user_id": "alice"}}).raise_for_status().json()
-    )
+    count = b.post("/threads/count", json={"metadata": {"user_id": "alice"}})
+    if count.status_code != 405:  # Aegra has no /threads/count
+        search_hits += count.raise_for_status().json()
     if cron_id:
         crons = b.post("/runs/crons/search", json={"thread_id": tid}).raise_for_status().json()
         search_hits += len(crons)
@@ -221,6 +241,7 @@ def test_user_b_cannot_touch_user_a(auth_url: str) -> None:
     assert after["metadata"]["user_id"] == "alice"
     assert a.get(f"/threads/{tid}/state").json()["checkpoint"]["checkpoint_id"] == checkpoint_id
     assert a.get(f"/threads/{tid}/runs/{rid}").status_code == 200
+    assert rid in {r["run_id"] for r in a.get(f"/threads/{tid}/runs").raise_for_status().json()}
     mine = a.post("/threads/search", json={"limit": 100}).json()
     assert [t["thread_id"] for t in mine if t["metadata"].get("topic") == "t"] == [tid]
     if cron_id:
@@ -324,9 +345,17 @@ def test_memory_limits_and_isolation(auth_url: str) -> None:
         ),
         b.post("/store/items/search", json={"namespace_prefix": ["memories", "alice"]}),
     ]
-    assert all(r.status_code in DENIED for r in store_attempts), [
-        (r.status_code, r.text) for r in store_attempts
-    ]
+    # Aegra answers a search outside one's namespace with nothing rather than 403: its own
+    # per-user scoping rewrites the prefix (docs/deploy.md). Alice has 20 items there.
+    assert all(
+        r.status_code in DENIED
+        or (
+            r.request.url.path.endswith("/search")
+            and r.status_code == 200
+            and not r.json()["items"]
+        )
+        for r in store_attempts
+    ), [(r.status_code, r.text) for r in store_attempts]
     broad = (
         b.post("/store/items/search", json={"namespace_prefix": ["memories"], "limit": 100})
         .raise_for_status()

@@ -46,6 +46,8 @@ def test_config_parsing_and_modes() -> None:
         not cfg(AUTH_JWT_SECRET=SECRET).dev_mode
         and not cfg(AUTH_JWKS_URL="https://x/jwks").dev_mode
     )
+    # Aegra's own AUTH_TYPE is known, not a typo.
+    assert not cfg(AUTH_TYPE="custom", AUTH_TOKENS=f"{TA}:alice").dev_mode
     for bad in ("justtoken", "tok-0123456789abcdef:", ":user"):
         with pytest.raises(ValueError):
             cfg(AUTH_TOKENS=bad)
@@ -270,3 +272,9 @@ async def test_store_confined_to_own_namespace() -> None:
         assert v["namespace"] == ("memories", "alice")
     with pytest.raises(Auth.exceptions.HTTPException):
         await A.store(ctx("alice", "store", "list_namespaces"), {"namespace": ("memories", "bob")})
+    # Aegra's search payload names the prefix `namespace_prefix`: the same rule applies.
+    with pytest.raises(Auth.exceptions.HTTPException):
+        await A.store(ctx("alice", "store", "search"), {"namespace_prefix": ("memories", "bob")})
+    aegra = {"namespace_prefix": ("memories",)}
+    await A.store(ctx("alice", "store", "search"), aegra)
+    assert aegra["namespace_prefix"] == ("memories", "alice")

@@ -1,0 +1,144 @@
+"""First question after a fresh server start on a real corpus: is an index build inside it?
+
+    .venv/bin/python -m bench.first_question --corpus ../shared/corpus              # dev and Aegra
+    .venv/bin/python -m bench.first_question --corpus ../shared/corpus --engines dev
+
+The corpus's docs/ and kb/ are the sources (DOCS_AGENT_DOCS_DIR / DOCS_AGENT_KB_DIR), the model is
+the offline extractive one. Per engine, each scenario starts a fresh server and asks one question
+(thread create + `runs.wait`, end to end) as soon as the server answers its health check:
+
+- prebuilt: `python -m tools.build_index` ran before the start (deploy time: `make index`, the
+  compose setup); the server only checks the index.
+- warm-up: no prebuilt index; the server's background build (tools/build_index.warm_up) started
+  at process start; the question arrives right away and waits for what is left of that build.
+- warm-up-built: the same, asked once the server logged "search indexes ready".
+- lazy: DOCS_AGENT_WARM_UP=false and no prebuilt index, the behaviour before warm-up existed:
+  the first question builds the index.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+from server.local_stack import local_postgres, local_redis  # noqa: E402
+from tests.e2e.conftest import (  # noqa: E402
+    AegraServices,
+    AegraStack,
+    langgraph_dev,
+    offline_env,
+)
+
+QUESTION = "How do I add persistence (a checkpointer) to a LangGraph graph?"
+READY_LINE = "search indexes ready"
+SCENARIOS = ("prebuilt", "warm-up", "warm-up-built", "lazy")
+
+
+def ask(url: str) -> dict[str, Any]:
+    """One question on a new thread, end to end; seconds and the answer's first characters."""
+    start = time.monotonic()
+    with httpx.Client(base_url=url, timeout=300) as c:
+        tid = c.post("/threads", json={}).raise_for_status().json()["thread_id"]
+        r = c.post(
+            f"/threads/{tid}/runs/wait",
+            json={
+                "assistant_id": "docs_agent",
+                "input": {"messages": [{"role": "user", "content": QUESTION}]},
+            },
+        ).raise_for_status()
+    answer = str(r.json()["messages"][-1]["content"])
+    return {"first_question_s": round(time.monotonic() - start, 2), "answer": answer[:70]}
+
+
+def wait_for_line(logs: list[Path], line: str, timeout: float = 300) -> float:
+    """Seconds until `line` appears in one of the server logs."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        if any(p.exists() and line in p.read_text(errors="replace") for p in logs):
+            return time.monotonic() - start
+        time.sleep(0.1)
+    raise TimeoutError(f"{line!r} not logged within {timeout}s")
+
+
+@contextmanager
+def server(engine: str, tmp: Path, env: dict[str, str]) -> Iterator[tuple[str, list[Path]]]:
+    """A fresh server of `engine` (dev or aegra); its URL and log files."""
+    if engine == "dev":
+        with langgraph_dev(tmp, env) as url:
+            yield url, [tmp / "server" / "server.log"]
+        return
+    with local_postgres() as db, local_redis() as redis:
+        stack = AegraStack(tmp, AegraServices(db, redis), env)
+        try:
+            yield stack.start().url, [stack.workdir / "server0.log"]
+        finally:
+            stack.stop()
+
+
+def scenario(engine: str, name: str, corpus: Path, root: Path) -> dict[str, Any]:
+    tmp = root / f"{engine}-{name}"
+    tmp.mkdir()
+    env = {
+        "DOCS_AGENT_DOCS_DIR": str(corpus / "docs"),
+        "DOCS_AGENT_KB_DIR": str(corpus / "kb"),
+        "DOCS_AGENT_INDEX_DIR": str(tmp / "index"),
+        "DOCS_AGENT_MODEL": "offline",
+    }
+    out: dict[str, Any] = {"engine": engine, "scenario": name}
+    if name == "prebuilt":
+        start = time.monotonic()
+        subprocess.run(
+            [sys.executable, "-m", "tools.build_index", "--quiet"],
+            cwd=REPO_ROOT,
+            env=offline_env(tmp, env),
+            check=True,
+            capture_output=True,
+        )
+        out["make_index_s"] = round(time.monotonic() - start, 1)
+    if name == "lazy":
+        env["DOCS_AGENT_WARM_UP"] = "false"
+    start = time.monotonic()
+    with server(engine, tmp, env) as (url, logs):
+        out["server_ready_s"] = round(time.monotonic() - start, 1)
+        if name == "warm-up-built":
+            out["index_ready_after_start_s"] = round(wait_for_line(logs, READY_LINE), 1)
+        out.update(ask(url))
+        out["second_question_s"] = ask(url)["first_question_s"]
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, required=True)
+    parser.add_argument("--engines", default="dev,aegra")
+    parser.add_argument("--scenarios", default=",".join(SCENARIOS), help="a comma-separated subset")
+    args = parser.parse_args()
+    if not (args.corpus / "docs").is_dir():
+        print(f"no corpus at {args.corpus}", file=sys.stderr)
+        return 2
+    names = [s.strip() for s in args.scenarios.split(",") if s.strip() in SCENARIOS]
+    results = []
+    with tempfile.TemporaryDirectory(prefix="bench-first-") as tmp:
+        for engine in [e.strip() for e in args.engines.split(",") if e.strip()]:
+            for name in names:
+                results.append(scenario(engine, name, args.corpus.resolve(), Path(tmp)))
+                print(json.dumps(results[-1]), file=sys.stderr)
+    print(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

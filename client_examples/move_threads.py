@@ -1,0 +1,68 @@
+"""Move a user's threads (latest state) and memories from one server to another: dev → Aegra → Platform.
+
+python client_examples/move_threads.py --url http://old:8123 --to http://new:8123 --user alice
+    [--token T] [--to-token T2] [--thread ID ...]
+
+Runs as the user on both servers (their token), so each home's auth stamps the owner itself. Each
+thread keeps its id and metadata; its messages are written as the graph's last node, so the thread
+is finished and takes the next question; checkpoint history before the latest state stays behind.
+Memories under ("memories", user) are copied too. A thread already on the target is left alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from _common import base_parser, client_for
+from langgraph_sdk import get_client
+
+# The graphs' last node: written "as" it, the moved state has nothing left to run.
+LAST_NODE = "PruneHistoryMiddleware.after_agent"
+
+
+async def move_thread(src: Any, dst: Any, thread_id: str) -> int:
+    """Copy one thread; the number of messages written (0 when it already exists on `dst`)."""
+    thread = await src.threads.get(thread_id)
+    state = await src.threads.get_state(thread_id)
+    created = await dst.threads.create(
+        thread_id=thread_id, metadata=thread.get("metadata") or {}, if_exists="do_nothing"
+    )
+    if created.get("values"):
+        return 0
+    messages = (state.get("values") or {}).get("messages") or []
+    if messages:
+        await dst.threads.update_state(thread_id, {"messages": messages}, as_node=LAST_NODE)
+    return len(messages)
+
+
+async def move_memories(src: Any, dst: Any, user: str) -> int:
+    """Copy the user's memories; how many."""
+    namespace = ["memories", user]
+    found = await src.store.search_items(namespace, limit=100)
+    for item in found.get("items", []):
+        await dst.store.put_item(item["namespace"], item["key"], item["value"])
+    return len(found.get("items", []))
+
+
+async def main() -> int:
+    parser = base_parser(__doc__ or "", question=False)
+    parser.add_argument("--to", required=True, help="URL of the server to move to")
+    parser.add_argument("--to-token", default="", help="the user's token there (default: --token)")
+    parser.add_argument("--thread", nargs="*", help="only these thread ids")
+    args = parser.parse_args()
+    src = client_for(args)
+    token = args.to_token or args.token
+    dst = get_client(url=args.to, headers={"Authorization": f"Bearer {token}"} if token else None)
+    ids = args.thread or [
+        t["thread_id"]
+        for t in await src.threads.search(metadata={"user_id": args.user}, limit=1000)
+    ]
+    for tid in ids:
+        print(f"{tid}: {await move_thread(src, dst, tid)} messages")
+    print(f"memories: {await move_memories(src, dst, args.user)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main()))

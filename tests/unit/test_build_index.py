@@ -1,0 +1,120 @@
+"""`make index` and the background index build at server start (tools/build_index.py)."""
+
+from __future__ import annotations
+
+import io
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from tools import build_index, load_sources
+from tools.settings import SourceSettings
+
+
+@pytest.fixture
+def settings(tmp_path: Path, index_dir: Path) -> SourceSettings:
+    docs, kb = tmp_path / "docs", tmp_path / "kb" / "errors"
+    docs.mkdir()
+    kb.mkdir(parents=True)
+    for i in range(3):
+        (docs / f"page{i}.md").write_text(f"# Page {i}\n\nHow to configure quokka number {i}.\n")
+    (kb / "timeout.md").write_text("# Timeout\n\nThe run times out after the quokka limit.\n")
+    return SourceSettings.from_env(
+        {
+            "DOCS_AGENT_DOCS_DIR": str(docs),
+            "DOCS_AGENT_KB_DIR": str(tmp_path / "kb"),
+            "DOCS_AGENT_CODE_ROOTS": "",
+            "DOCS_AGENT_INDEX_DIR": str(index_dir),
+        }
+    )
+
+
+def test_build_indexes_docs_and_kb_with_progress_then_only_checks(
+    settings: SourceSettings,
+) -> None:
+    sources = load_sources(settings)
+    calls: list[tuple[str, int, int]] = []
+    stats = build_index.build(
+        sources, lambda name: lambda done, total: calls.append((name, done, total))
+    )
+    assert {name: s.added for name, s in stats.items()} == {"docs": 3, "kb": 1}
+    assert ("docs", 3, 3) in calls and ("kb", 1, 1) in calls
+    again = build_index.build(sources)
+    assert {name: (s.added, s.unchanged) for name, s in again.items()} == {
+        "docs": (0, 3),
+        "kb": (0, 1),
+    }
+    assert sources.docs.search("configure quokka", 5)
+
+
+def test_warm_up_only_in_a_server_once_and_can_be_switched_off(
+    settings: SourceSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sources = load_sources(settings)
+    monkeypatch.setattr(build_index, "_started", type(build_index._started)())
+    for name in build_index.SERVER_MODULES:
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    assert build_index.warm_up(sources) is None  # not a server: the lazy build stays
+    monkeypatch.setitem(sys.modules, "aegra_api", types.ModuleType("aegra_api"))
+    monkeypatch.setenv("DOCS_AGENT_WARM_UP", "false")
+    assert build_index.warm_up(sources) is None
+    monkeypatch.delenv("DOCS_AGENT_WARM_UP")
+    thread = build_index.warm_up(sources)
+    assert thread is not None
+    thread.join(30)
+    assert not thread.is_alive()
+    assert sources.docs._synced and sources.kb._synced  # a first question finds them built
+    assert build_index.warm_up(sources) is None  # once per process
+
+
+def test_warm_up_failure_is_logged_not_raised(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    class Broken:
+        def sync(self, progress: object = None) -> None:
+            raise OSError("disk full")
+
+        def ensure_synced(self) -> None:
+            self.sync()
+
+    sources = types.SimpleNamespace(docs=Broken(), kb=None)
+    build_index._warm(sources)  # type: ignore[arg-type]
+    assert "index warm-up failed" in caplog.text
+
+
+def test_cli_prints_summary_and_progress(
+    settings: SourceSettings, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(build_index.SourceSettings, "from_env", classmethod(lambda cls: settings))
+    assert build_index.main([]) == 0
+    out, err = capsys.readouterr()
+    assert "docs: 3 added" in out and "kb: 1 added" in out and "index ready" in out
+    assert "3/3 pages" in err  # the progress bar (one line per tenth when not a terminal)
+    assert build_index.main(["--quiet"]) == 0
+    assert "docs: 0 added, 0 updated, 0 removed, 3 unchanged" in capsys.readouterr().out
+
+
+def test_cli_with_no_source_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = SourceSettings.from_env(
+        {"DOCS_AGENT_DOCS_DIR": "", "DOCS_AGENT_KB_DIR": "", "DOCS_AGENT_CODE_ROOTS": ""}
+    )
+    monkeypatch.setattr(build_index.SourceSettings, "from_env", classmethod(lambda cls: empty))
+    assert build_index.main([]) == 1
+    assert "nothing to index" in capsys.readouterr().err
+
+
+def test_progress_bar_draws_in_place_on_a_terminal() -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out = Tty()
+    bar = build_index.ProgressBar("docs", out, width=10)
+    bar(5, 10)
+    bar(10, 10)
+    assert out.getvalue().count("\r") == 2 and "[#####     ] 5/10" in out.getvalue()
+    assert out.getvalue().endswith("\n")

@@ -1,0 +1,130 @@
+"""Build the docs and KB search indexes before the first question: from the CLI, or at server start.
+
+    python -m tools.build_index          # `make index`: a progress bar per source, then a summary
+
+The indexes live on disk (`DOCS_AGENT_INDEX_DIR`) and are brought up to date incrementally, so a
+prebuilt one is only checked (file sizes and times) when a server opens it. When a server process
+loads the graphs, `warm_up()` starts the same build in a background thread, so the build runs
+while the server starts rather than inside a user's first run; a question that arrives before it
+finishes waits for that build (it never starts a second one). `DOCS_AGENT_WARM_UP=false` turns
+the background build off; the lazy build on first use stays as the fallback either way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from tools import Sources, load_sources
+from tools.settings import SourceSettings
+
+log = logging.getLogger(__name__)
+
+SERVER_MODULES = ("langgraph_api", "aegra_api")  # a process that has these loaded is a server
+_started = threading.Event()
+
+
+def indexed_sources(sources: Sources) -> list[tuple[str, Any]]:
+    """The sources that keep a local search index, by name (a help-center API keeps none)."""
+    return [
+        (name, backend)
+        for name, backend in (("docs", sources.docs), ("kb", sources.kb))
+        if backend is not None and callable(getattr(backend, "sync", None))
+    ]
+
+
+def warm_up(sources: Sources | None = None) -> threading.Thread | None:
+    """Start the index build in a daemon thread, once per server process; None when not started.
+
+    Only inside a server (langgraph-api or Aegra has loaded the graphs): tests and scripts that
+    import the graphs keep the lazy build and start no threads.
+    """
+    if os.environ.get("DOCS_AGENT_WARM_UP", "true").strip().lower() in ("0", "false", "off", "no"):
+        return None
+    if not any(name in sys.modules for name in SERVER_MODULES) or _started.is_set():
+        return None
+    _started.set()
+    thread = threading.Thread(
+        target=_warm, args=(sources,), name="docs-agent-index-warm-up", daemon=True
+    )
+    thread.start()
+    return thread
+
+
+def _warm(sources: Sources | None) -> None:
+    start = time.perf_counter()
+    try:
+        for name, backend in indexed_sources(sources or load_sources()):
+            ensure = getattr(backend, "ensure_synced", None)
+            if callable(ensure):
+                ensure()
+            log.info("%s index ready", name)
+    except Exception:  # noqa: BLE001 — the lazy build on first use retries and reports to the user
+        log.exception("index warm-up failed; the first search will build the index")
+        return
+    log.info("search indexes ready in %.1fs (background warm-up)", time.perf_counter() - start)
+
+
+class ProgressBar:
+    """A one-line bar on a terminal; on anything else a line at every tenth, so logs stay short."""
+
+    def __init__(self, label: str, out: TextIO | None = None, width: int = 30) -> None:
+        self.label, self.out, self.width = label, out or sys.stderr, width
+        self.tty = self.out.isatty()
+        self.start = time.perf_counter()
+        self._last_tenth = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        """Progress callback of `sync`: `done` of `total` changed pages indexed."""
+        if total <= 0:
+            return
+        frac = done / total
+        elapsed = time.perf_counter() - self.start
+        text = f"{self.label:<5} [{'#' * round(frac * self.width):<{self.width}}] {done}/{total} pages {elapsed:5.1f}s"
+        if self.tty:
+            self.out.write("\r" + text + ("\n" if done >= total else ""))
+            self.out.flush()
+        elif (tenth := int(frac * 10)) != self._last_tenth:
+            self._last_tenth = tenth
+            print(text, file=self.out)
+
+
+def build(
+    sources: Sources, progress: Callable[[str], Callable[[int, int], None]] | None = None
+) -> dict[str, Any]:
+    """Bring every local index up to date now; the sync statistics by source name."""
+    return {
+        name: backend.sync(progress(name) if progress else None)
+        for name, backend in indexed_sources(sources)
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """CLI of `make index`: build with progress bars, print what changed and where it lives."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    settings = SourceSettings.from_env()
+    sources = load_sources(settings)
+    if not indexed_sources(sources):
+        print("No docs or KB folder is configured or present: nothing to index.", file=sys.stderr)
+        return 1
+    start = time.perf_counter()
+    stats = build(sources, None if args.quiet else ProgressBar)
+    for name, s in stats.items():
+        print(
+            f"{name}: {s.added} added, {s.updated} updated, {s.removed} removed, "
+            f"{s.unchanged} unchanged ({s.seconds:.1f}s)"
+        )
+    print(f"index ready in {time.perf_counter() - start:.1f}s at {settings.index_dir}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
