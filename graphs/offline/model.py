@@ -40,6 +40,7 @@ _TOKEN_RE = re.compile(r"\s*\S+")
 READ_SOURCES = 5
 MAX_PAGES = 3
 MAX_ARTICLES = 2
+MAX_TOOL_CALLS = 6  # a turn's searches and reads together: "3-6 tool calls for most questions"
 
 
 class OfflineChatModel(BaseChatModel):
@@ -152,24 +153,36 @@ class OfflineChatModel(BaseChatModel):
     def _read_calls(self, turn: Sequence[BaseMessage], lang: str) -> list[dict[str, Any]]:
         """The best sources of the merged docs + KB ranking, and the code that defines the symbol.
 
-        Of the top READ_SOURCES hits: each docs page's matching section (up to 3 pages) and the
-        articles (up to 2, in one call) — one page rarely settles a question, and the answer
-        quotes them in this order.
+        Reads go down the top READ_SOURCES hits in rank order — each docs page's matching section
+        (one call each, up to MAX_PAGES) and the articles (up to MAX_ARTICLES, one call) — within
+        a turn budget of MAX_TOOL_CALLS, searches included, with one read kept for the code when
+        the code search found something. Sources left unread are quoted by their search snippet.
         """
         results = {m.name: m for m in turn if isinstance(m, ToolMessage)}
-        calls = []
-        top = ranked_sources(turn)[:READ_SOURCES]
-        if self._has("get_doc_page"):
-            calls += [self._page_call(s, lang) for s in top if s.kind == "docs"][:MAX_PAGES]
-        ids = [s.ref for s in top if s.kind == "kb"][:MAX_ARTICLES]
-        if ids and self._has("get_article_content"):
+        files = self._hits(results, "search_code", "read_code_file")
+        budget = MAX_TOOL_CALLS - len(results) - (1 if files else 0)
+        pages: list[RankedSource] = []
+        ids: list[str] = []
+        for src in ranked_sources(turn)[:READ_SOURCES]:
+            if src.kind == "docs" and self._has("get_doc_page") and len(pages) < MAX_PAGES:
+                if budget <= 0:
+                    continue
+                pages.append(src)
+                budget -= 1
+            elif src.kind == "kb" and self._has("get_article_content") and len(ids) < MAX_ARTICLES:
+                if not ids:  # the first article opens the one call the others join
+                    if budget <= 0:
+                        continue
+                    budget -= 1
+                ids.append(src.ref)
+        calls = [self._page_call(src, lang) for src in pages]
+        if ids:
             calls.append(
                 {
                     "name": "get_article_content",
                     "args": {"article_ids": ids, "feedback_to_user": phrase("read_kb", lang)},
                 }
             )
-        files = self._hits(results, "search_code", "read_code_file")
         if files:
             top_file = files[0]
             # Start at the definition when the search saw one, else at the first match.

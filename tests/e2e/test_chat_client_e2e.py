@@ -61,7 +61,7 @@ def test_chat_streams_feedback_and_numbered_suggestions(server_url: str) -> None
         child.sendline("1")
         second = _read_until_prompt(child)
         sent = re.search(r"→ (.+)", second).group(1).strip()  # type: ignore[union-attr]
-        assert sent.startswith("Tell me more about")
+        assert sent.startswith("What does the documentation say about")
         child.sendline("/quit")
         child.expect(pexpect.EOF, timeout=20)
     finally:
