@@ -121,6 +121,17 @@ def _token_terms(token: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def token_cache_size() -> int:
+    """How many distinct tokens the tokeniser has cached."""
+    return _token_terms.cache_info().currsize
+
+
+def clear_token_caches() -> None:
+    """Forget cached tokens: a long-lived index worker trades a little speed for memory."""
+    _token_terms.cache_clear()
+    _split_cached.cache_clear()
+
+
 def index_terms(text: str) -> list[str]:
     """Search terms of a text, in order: words and identifier parts, stemmed, stopwords dropped.
 

@@ -12,6 +12,7 @@ from tools.corpus import FolderCorpus, UrlRule
 from tools.kb import FolderKnowledgeBase
 from tools.mdx import Page, parse_markdown
 from tools.search import SearchIndex, SourceFile
+from tools.search import storage as search_storage
 from tools.search import workers as search_workers
 
 
@@ -85,9 +86,11 @@ def test_pool_worker_warnings_reach_this_process(
     assert corpus.search("quokka", 3)[0].key == "bad.mdx"
 
 
-def read_missing(key: str) -> bytes:
-    """A reader whose files vanished after listing (module level: workers can import it)."""
-    raise FileNotFoundError(key)
+def read_all_but_last(key: str) -> bytes:
+    """A reader whose last file vanished after listing (module level: workers can import it)."""
+    if key == "p3.md":
+        raise FileNotFoundError(key)
+    return f"# Page {key}\n\nwords about {key}\n".encode()
 
 
 def parse_plain(key: str, raw: bytes) -> tuple[Page, str, str]:
@@ -96,14 +99,18 @@ def parse_plain(key: str, raw: bytes) -> tuple[Page, str, str]:
 
 @pytest.mark.usefixtures("pool_for_any_size")
 @pytest.mark.parametrize("workers", [1, 2])
-def test_a_read_error_in_a_worker_is_raised_as_in_a_serial_sync(
-    tmp_path: Path, workers: int
+def test_a_failed_sync_raises_as_a_serial_one_and_leaves_the_index_as_it_was(
+    tmp_path: Path, workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(search_storage, "WRITE_BATCH", 1)  # rows are written before the error
     index = SearchIndex(tmp_path / "i.sqlite")
     files = [SourceFile(f"p{i}.md", 1.0, 10) for i in range(4)]
+    index.sync(files[:1], read_all_but_last, parse_plain, workers=workers)
     with pytest.raises(FileNotFoundError):
-        index.sync(files, read_missing, parse_plain, workers=workers)
-    assert len(index) == 0  # nothing half-written
+        index.sync(files, read_all_but_last, parse_plain, workers=workers)
+    assert index.keys() == ["p0.md"]
+    assert [h.key for h in index.search("words", 5)] == ["p0.md"]
+    assert index.sync(files[:3], read_all_but_last, parse_plain, workers=workers).added == 2
 
 
 def test_unpicklable_parser_falls_back_to_this_process(

@@ -29,6 +29,11 @@ def _term_hash(term: str) -> int:
     return zlib.crc32(term.encode())
 
 
+def clear_hash_cache() -> None:
+    """Forget cached term hashes (see `tools.text.clear_token_caches`)."""
+    _term_hash.cache_clear()
+
+
 def term_hashes(terms: Sequence[str]) -> np.ndarray[Any, Any]:
     """32-bit hashes of terms, in order: the compact form of a section's term sequence."""
     return np.fromiter(map(_term_hash, terms), np.uint32, len(terms))

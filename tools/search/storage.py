@@ -13,7 +13,7 @@ import math
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -168,26 +168,27 @@ class IndexStore:
             else:
                 tasks.append((f, old[2] if old else None))
         next_doc, next_sec = self._next_ids()
-        records = analysed(tasks, read, parse, workers)
-        for n, ((f, old_digest), record) in enumerate(zip(tasks, records, strict=True), 1):
-            if record is None:
-                self.db.execute(
-                    "UPDATE docs SET mtime=?, size=? WHERE key=?", (f.mtime, f.size, f.key)
-                )
-                stats.unchanged += 1
-            else:
-                if old_digest is not None:
-                    self._delete(f.key, pending)
-                    stats.updated += 1
+        # Closed on the way out, error or not: that stops any worker processes.
+        with closing(analysed(tasks, read, parse, workers)) as records:
+            for n, ((f, old_digest), record) in enumerate(zip(tasks, records, strict=True), 1):
+                if record is None:
+                    self.db.execute(
+                        "UPDATE docs SET mtime=?, size=? WHERE key=?", (f.mtime, f.size, f.key)
+                    )
+                    stats.unchanged += 1
                 else:
-                    stats.added += 1
-                self._add(record, next_doc, next_sec, pending)
-                next_doc += 1
-                next_sec += len(record.sections)
-                if len(pending.doc_rows) >= WRITE_BATCH:
-                    self._write_rows(pending)
-            if progress and (n % 100 == 0 or n == len(tasks)):
-                progress(n, len(tasks))
+                    if old_digest is not None:
+                        self._delete(f.key, pending)
+                        stats.updated += 1
+                    else:
+                        stats.added += 1
+                    self._add(record, next_doc, next_sec, pending)
+                    next_doc += 1
+                    next_sec += len(record.sections)
+                    if len(pending.doc_rows) >= WRITE_BATCH:
+                        self._write_rows(pending)
+                if progress and (n % 100 == 0 or n == len(tasks)):
+                    progress(n, len(tasks))
         self._write_rows(pending)
         for key in set(known) - seen:
             self._delete(key, pending)
