@@ -122,3 +122,18 @@ def test_unpicklable_parser_falls_back_to_this_process(
     )
     assert corpus.sync(workers=2).added == 6
     assert {h.collection for h in corpus.search("stream", 10)} == {"c"}
+
+
+def test_workers_that_cannot_start_leave_the_work_to_this_process(
+    tmp_path: Path,
+    pool_for_any_size: None,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    _write(tmp_path / "kb", _pages(7))
+    kb = FolderKnowledgeBase(tmp_path / "kb", tmp_path / "i")
+    monkeypatch.setattr(search_workers.sys, "executable", str(tmp_path / "no-such-python"))
+    with caplog.at_level(logging.WARNING):
+        assert kb.sync(workers=2).added == 7
+    assert "index worker failed" in caplog.text
+    assert kb.search("n3", 1)[0].key == "g0/page-3"
