@@ -45,8 +45,8 @@ def merge_postings(
 class PostingBuffer:
     """New postings of one sync, gathered as arrays and handed out grouped by term.
 
-    Terms get ids in order of first sight; postings are kept as a few large arrays (12 bytes
-    each), not as Python objects, and grouped by one stable sort at the end, so each term's
+    Terms get ids as they are first seen; postings are kept as arrays (12 bytes each), not as
+    Python objects, and grouped by one stable sort at the end, so each term's
     postings stay in the order they came (section and page ids rising).
     """
 
@@ -62,9 +62,11 @@ class PostingBuffer:
 
     def _ids(self, terms: list[str]) -> np.ndarray[Any, Any]:
         ids = self.term_id
-        for term in terms:  # new terms first; then one C-level lookup per term
-            if term not in ids:
-                ids[term] = len(ids)
+        # New terms found and numbered with C-level set and dict calls: the order they are
+        # numbered in does not matter, rows are written by term and postings by id.
+        new = set(terms).difference(ids)
+        if new:
+            ids.update(zip(new, range(len(ids), len(ids) + len(new)), strict=True))
         return np.fromiter(map(ids.__getitem__, terms), np.uint32, len(terms))
 
     def add_page(
