@@ -9,11 +9,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
-
-from langchain_core.tools import BaseTool
+from typing import TYPE_CHECKING, Any
 
 from tools.settings import SourceSettings
+
+if TYPE_CHECKING:  # only for hints: importing `tools.search` in an index worker stays light
+    from langchain_core.tools import BaseTool
 
 log = logging.getLogger(__name__)
 

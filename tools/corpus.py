@@ -6,7 +6,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools.embeddings import Embedder
@@ -57,13 +57,53 @@ class UrlRule:
         return self.base_url.rstrip("/") + ("/" + path if path else "")
 
 
+def same_path(rel: str) -> str:
+    """The default key of a file: its path relative to the root."""
+    return rel
+
+
+def no_collection(rel: str) -> str:
+    """The default collection: none."""
+    return ""
+
+
+@dataclass
+class FolderPages:
+    """How a folder's files are read and parsed: plain data, so worker processes get a copy.
+
+    `paths` maps each key to its file relative to `root` (filled when the folder is listed).
+    """
+
+    root: Path
+    language: str
+    url_rule: UrlRule
+    collection_for: Callable[[str], str]
+    url_from_meta: str | None
+    paths: dict[str, str] = field(default_factory=dict)
+
+    def read(self, key: str) -> bytes:
+        """The file's bytes."""
+        return (self.root / self.paths[key]).read_bytes()
+
+    def parse(self, key: str, raw: bytes) -> tuple[Page, str, str]:
+        """The file's page, citation URL and collection."""
+        rel = self.paths[key]
+        page = parse_markdown(rel, raw.decode("utf-8", errors="replace"), self.language)
+        url = self.url_rule.url_for(rel)
+        if self.url_from_meta and isinstance(page.meta.get(self.url_from_meta), str):
+            url = page.meta[self.url_from_meta]
+        return page, url, self.collection_for(rel)
+
+
 class FolderCorpus:
     """Markdown files under `root`, indexed lazily and incrementally on first use.
 
     `key_for` maps a relative path to the key users cite (the path itself for docs, the path
-    without extension for KB article ids); `collection_for` gives a file's collection. With an
-    `embedder`, section vectors are kept beside the index and fused with the lexical ranking
-    when it is weak (tools/search_fusion.py): questions in other languages find the pages.
+    without extension for KB article ids); `collection_for` gives a file's collection. A large
+    sync parses pages in worker processes when `collection_for` is a module-level function
+    (a lambda cannot be sent to them; the sync then runs in this process). With an `embedder`,
+    section vectors are kept beside the index and fused with the lexical ranking when it is weak
+    (tools/search_fusion.py): questions in other languages find the pages.
     """
 
     def __init__(
@@ -73,8 +113,8 @@ class FolderCorpus:
         index_dir: Path,
         url_rule: UrlRule,
         language: str = "python",
-        key_for: Callable[[str], str] = lambda rel: rel,
-        collection_for: Callable[[str], str] = lambda rel: "",
+        key_for: Callable[[str], str] = same_path,
+        collection_for: Callable[[str], str] = no_collection,
         url_from_meta: str | None = None,
         embedder: Embedder | None = None,
     ) -> None:
@@ -87,16 +127,16 @@ class FolderCorpus:
         self.url_from_meta = url_from_meta
         identity = f"{kind}|{self.root}|{url_rule}|{language}"
         self.index = SearchIndex(index_path(index_dir, kind, identity))
+        self.pages = FolderPages(self.root, language, url_rule, collection_for, url_from_meta)
         self.embedder = embedder
         self.vectors = VectorStore.beside(self.index.db_path, embedder) if embedder else None
-        self._paths: dict[str, str] = {}
         self._synced = False
         self._lock = threading.Lock()
 
     def files(self) -> list[SourceFile]:
         """Every Markdown file under the root, with what tells a change (mtime, size)."""
         out: list[SourceFile] = []
-        self._paths.clear()
+        self.pages.paths.clear()
         for dirpath, dirnames, filenames in os.walk(self.root):
             dirnames[:] = sorted(
                 d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
@@ -113,7 +153,7 @@ class FolderCorpus:
                 rel = os.path.relpath(full, self.root).replace(os.sep, "/")
                 st = os.stat(full)
                 key = self.key_for(rel)
-                self._paths[key] = rel
+                self.pages.paths[key] = rel
                 out.append(SourceFile(key, st.st_mtime, st.st_size))
         return out
 
@@ -123,23 +163,18 @@ class FolderCorpus:
     def rel_path(self, key: str) -> str | None:
         """The file (relative to the root) behind a key, once the corpus has been listed."""
         self.ensure_synced()
-        return self._paths.get(key)
+        return self.pages.paths.get(key)
 
-    def _read(self, key: str) -> bytes:
-        return (self.root / self._paths[key]).read_bytes()
+    def sync(
+        self, progress: Callable[[int, int], None] | None = None, workers: int | None = None
+    ) -> SyncStats:
+        """Re-index what changed since the last sync (content hash), drop deleted files.
 
-    def _parse(self, key: str, raw: bytes) -> tuple[Page, str, str]:
-        rel = self._paths[key]
-        page = parse_markdown(rel, raw.decode("utf-8", errors="replace"), self.language)
-        url = self.url_rule.url_for(rel)
-        if self.url_from_meta and isinstance(page.meta.get(self.url_from_meta), str):
-            url = page.meta[self.url_from_meta]
-        return page, url, self.collection_for(rel)
-
-    def sync(self, progress: Callable[[int, int], None] | None = None) -> SyncStats:
-        """Re-index what changed since the last sync (content hash), drop deleted files."""
+        `workers`: processes that parse pages when many changed (default: one per core).
+        """
         with self._lock:
-            stats = self.index.sync(self.files(), self._read, self._parse, progress)
+            files = self.files()
+            stats = self.index.sync(files, self.pages.read, self.pages.parse, progress, workers)
             if self.vectors is not None:
                 self._sync_vectors(stats)
                 if stats.added or stats.updated or stats.removed or not self._synced:

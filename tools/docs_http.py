@@ -176,11 +176,13 @@ class LlmsTxtCorpus(FolderCorpus):
                 client.close()
         return counts
 
-    def sync(self, progress: Callable[[int, int], None] | None = None) -> SyncStats:
+    def sync(
+        self, progress: Callable[[int, int], None] | None = None, workers: int | None = None
+    ) -> SyncStats:
         """Fetch what changed on the site, then re-index what changed in the cache."""
         counts = self.fetch()
         log.info("llms.txt %s: %s", self.llms_url, counts)
-        return super().sync(progress)
+        return super().sync(progress, workers)
 
 
 def _validators(resp: httpx.Response) -> dict[str, str]:

@@ -44,6 +44,16 @@ class KnowledgeBase(Protocol):
         ...
 
 
+def article_id(rel: str) -> str:
+    """A KB article's id: its path without extension."""
+    return rel.rsplit(".", 1)[0]
+
+
+def top_folder(rel: str) -> str:
+    """A KB article's collection: its top folder (`general` at the top level)."""
+    return rel.split("/", 1)[0] if "/" in rel else "general"
+
+
 class FolderKnowledgeBase(FolderCorpus):
     """KB articles in a folder: ids are paths without extension, top folders are collections."""
 
@@ -61,8 +71,8 @@ class FolderKnowledgeBase(FolderCorpus):
             # With no `source_url` in the frontmatter the citation is the file path itself.
             UrlRule(path_prefix=repo_prefix(root)),
             language=language,
-            key_for=lambda rel: rel.rsplit(".", 1)[0],
-            collection_for=lambda rel: rel.split("/", 1)[0] if "/" in rel else "general",
+            key_for=article_id,
+            collection_for=top_folder,
             url_from_meta="source_url",
             embedder=embedder,
         )

@@ -23,6 +23,11 @@ _FENCE_RE = re.compile(r"^(\s*)(`{3,}|~{3,})")
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _JSX_TAG_RE = re.compile(r"</?[A-Z][A-Za-z0-9.]*(?:\s+[^<>]*?)?/?>")
 _HTML_COMMENT_RE = re.compile(r"<!--.*?-->|\{/\*.*?\*/\}", re.DOTALL)
+_LANGUAGE_BLOCK_RE = re.compile(r":::(python|js|ts|javascript|typescript)")
+_IMPORT_EXPORT_RE = re.compile(r"^\s*(import|export)\s")
+_BLANK_RUN_RE = re.compile(r"\n{3,}")
+# libyaml's parser when installed (same objects, several times faster), else PyYAML's own.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TITLE_ATTR_RE = re.compile(
     r"""\b(?:title|label)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{["']([^"']*)["']\})"""
 )
@@ -72,7 +77,7 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
     if not m:
         return {}, text
     try:
-        data = yaml.safe_load(m.group(1)) or {}
+        data = yaml.load(m.group(1), Loader=_YAML_LOADER) or {}  # noqa: S506 - a safe loader
     except yaml.YAMLError as exc:
         log.warning("unparseable frontmatter kept as text: %s", exc)
         return {}, text
@@ -104,7 +109,7 @@ def resolve_language_blocks(body: str, language: str) -> str:
     in_block = False
     for line in body.splitlines():
         stripped = line.strip()
-        if re.fullmatch(r":::(python|js|ts|javascript|typescript)", stripped):
+        if stripped.startswith(":::") and _LANGUAGE_BLOCK_RE.fullmatch(stripped):
             block_lang = stripped[3:]
             block_lang = "js" if block_lang in {"ts", "javascript", "typescript"} else block_lang
             in_block, keep = True, block_lang == language
@@ -119,6 +124,8 @@ def resolve_language_blocks(body: str, language: str) -> str:
 
 def _clean_prose(line: str) -> str:
     """Unwrap JSX components to their text, keeping a component's title/label attribute."""
+    if "<" not in line:  # no tag: most lines
+        return line
 
     def repl(m: re.Match[str]) -> str:
         attr = _TITLE_ATTR_RE.search(m.group(0))
@@ -155,7 +162,7 @@ def _parse(path: str, text: str, language: str) -> Page:
     fence_indent = 0
 
     def flush() -> None:
-        current.text = re.sub(r"\n{3,}", "\n\n", "\n".join(buf)).strip()
+        current.text = _BLANK_RUN_RE.sub("\n\n", "\n".join(buf)).strip()
         if current.level > 0 or current.text:
             sections.append(current)
 
@@ -177,7 +184,7 @@ def _parse(path: str, text: str, language: str) -> Page:
             fence_indent = len(m.group(1))
             buf.append(raw.strip())
             continue
-        if re.match(r"^\s*(import|export)\s", raw):
+        if _IMPORT_EXPORT_RE.match(raw):
             continue
         h = _HEADING_RE.match(raw.strip()) if not raw.startswith("    ") else None
         if h:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from itertools import chain
 
 # Words that carry no topic. Kept short on purpose: BM25's idf already discounts common words,
 # this list only removes the question scaffolding that would make every query an OR of everything.
@@ -121,12 +122,24 @@ def _token_terms(token: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def token_cache_size() -> int:
+    """How many distinct tokens the tokeniser has cached."""
+    return _token_terms.cache_info().currsize
+
+
+def clear_token_caches() -> None:
+    """Forget cached tokens: a long-lived index worker trades a little speed for memory."""
+    _token_terms.cache_clear()
+    _split_cached.cache_clear()
+
+
 def index_terms(text: str) -> list[str]:
     """Search terms of a text, in order: words and identifier parts, stemmed, stopwords dropped.
 
     The single tokenizer of the search index: pages and queries go through it alike.
     """
-    return [t for token in _TERM_RE.findall(text) for t in _token_terms(token)]
+    # map/chain keep the per-token loop in C: index builds tokenise hundreds of megabytes.
+    return list(chain.from_iterable(map(_token_terms, _TERM_RE.findall(text))))
 
 
 def query_terms(query: str) -> list[str]:

@@ -1,7 +1,8 @@
 """What the index keeps of a page: its rows and its postings, computed without touching the index.
 
 A pure function of the page, so pages can be analysed anywhere (in worker processes during a
-build) and only the compact result travels to the writer.
+build, `tools.search.workers`) and only the compact result travels to the writer: the page's
+rows and one small array of postings that name terms by their place in the page's vocabulary.
 """
 
 from __future__ import annotations
@@ -10,10 +11,13 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from tools.mdx import Page
 from tools.search.phrases import pair_codes, term_hashes
-from tools.search.postings import MAX_TF
+from tools.search.postings import MAX_TF, PAGE_DTYPE
 from tools.search.snippets import snippet_prose
 from tools.text import index_terms
 
@@ -28,7 +32,7 @@ _LINK_RE = re.compile(r"\]\((/[^)\s#?]*)|href=[\"'](/[^\"'#?]*)")
 
 @dataclass
 class SectionRecord:
-    """A section's row and its postings: (term, body tf, heading-trail tf) per distinct term."""
+    """A section's row."""
 
     heading: str
     level: int
@@ -38,7 +42,6 @@ class SectionRecord:
     hlen: int
     pairs: bytes
     prose: str
-    postings: list[tuple[str, int, int]]
 
 
 @dataclass
@@ -53,11 +56,14 @@ class PageRecord:
     digest: str
     mtime: float
     size: int
-    sections_json: str
     meta_json: str
     links_json: str
     title_terms: list[str]
     sections: list[SectionRecord]
+    # The distinct terms of the page's sections, and their postings (PAGE_DTYPE: term as its
+    # place in `vocab`, section as its place in `sections`, body and heading-trail tf).
+    vocab: list[str]
+    postings: np.ndarray[Any, Any]
     # Every distinct term of the page, sorted and space-joined: the rows to touch when it goes.
     terms: str
 
@@ -66,13 +72,17 @@ def analyse_page(
     key: str, mtime: float, size: int, digest: str, page: Page, url: str, collection: str
 ) -> PageRecord:
     """The record of one parsed page."""
-    sections = [{"h": s.heading, "l": s.level, "t": s.text, "a": s.anchor} for s in page.sections]
     meta = {k: v for k, v in page.meta.items() if isinstance(v, str | int | float | bool)}
     path_words = key.rsplit(".", 1)[0].replace("/", " ").replace("-", " ")
     # The title field is a set: title, description and path repeat each other, and a word
     # named twice there is no more "about" the page than one named once.
     title_terms = list(set(index_terms(f"{page.title}\n{page.description}\n{path_words}")))
-    all_terms: set[str] = set(title_terms)
+    # Postings gathered as flat lists (term, section, body tf, heading tf), turned into one
+    # array at the end: per-term work stays in C (Counter, map, dict.fromkeys).
+    post_terms: list[str] = []
+    post_body: list[int] = []
+    post_head: list[int] = []
+    per_section: list[int] = []
     records: list[SectionRecord] = []
     trail: list[tuple[int, str]] = []
     for s in page.sections:
@@ -90,18 +100,25 @@ def analyse_page(
                 level=s.level,
                 anchor=s.anchor,
                 text=s.text,
-                blen=sum(body.values()),
-                hlen=sum(head.values()),
+                blen=body.total(),
+                hlen=head.total(),
                 pairs=pair_codes(term_hashes(sequence)).tobytes(),
                 prose=snippet_prose(s.text),
-                postings=[
-                    (term, min(body.get(term, 0), MAX_TF), min(head.get(term, 0), MAX_TF))
-                    for term in head.keys() | body.keys()
-                ],
             )
         )
-        all_terms.update(head)
-        all_terms.update(body)
+        terms = list(body)
+        terms.extend(t for t in head if t not in body)
+        post_terms.extend(terms)
+        post_body.extend(map(body.__getitem__, terms))  # a Counter gives 0 for a missing term
+        post_head.extend(map(head.__getitem__, terms))
+        per_section.append(len(terms))
+    vocab = dict.fromkeys(post_terms)
+    place = dict(zip(vocab, range(len(vocab)), strict=True))
+    postings = np.empty(len(post_terms), PAGE_DTYPE)
+    postings["term"] = np.fromiter(map(place.__getitem__, post_terms), np.uint32, len(post_terms))
+    postings["sec"] = np.repeat(np.arange(len(per_section), dtype=np.uint32), per_section)
+    postings["body"] = np.minimum(np.array(post_body, np.int64), MAX_TF)
+    postings["head"] = np.minimum(np.array(post_head, np.int64), MAX_TF)
     return PageRecord(
         key=key,
         url=url,
@@ -111,12 +128,13 @@ def analyse_page(
         digest=digest,
         mtime=mtime,
         size=size,
-        sections_json=json.dumps(sections),
         meta_json=json.dumps(meta, default=str),
         links_json=json.dumps(links(page)),
         title_terms=title_terms,
         sections=records,
-        terms=" ".join(sorted(all_terms)),
+        vocab=list(vocab),
+        postings=postings,
+        terms=" ".join(sorted(vocab.keys() | title_terms)),
     )
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from tools.search.phrases import RERANK_DEPTH, phrase_boost, query_pairs
-from tools.search.records import Document, Hit, SourceFile, SyncStats
+from tools.search.records import Document, Hit, Parser, Progress, Reader, SourceFile, SyncStats
 from tools.search.scoring import (
     PRIOR_WEIGHT,
     CorpusStats,
@@ -18,7 +18,7 @@ from tools.search.scoring import (
     section_term_weights,
 )
 from tools.search.snippets import snippet
-from tools.search.storage import IndexStore, Parser, Progress, Reader
+from tools.search.storage import IndexStore
 from tools.text import index_terms
 
 
@@ -49,14 +49,17 @@ class SearchIndex:
         read: Reader,
         parse: Parser,
         progress: Progress | None = None,
+        workers: int | None = None,
     ) -> SyncStats:
         """Bring the index in line with `files`: re-read changed ones (by content hash), drop gone ones.
 
-        `parse(key, raw)` returns the page, its URL and its collection. The returned stats name
-        the section ids added and removed, for stores that follow this index.
+        `parse(key, raw)` returns the page, its URL and its collection. Many changed pages are
+        analysed in `workers` processes (default: one per core) when `read` and `parse` can be
+        pickled. The returned stats name the section ids added and removed, for stores that
+        follow this index: this is where they learn what changed.
         """
         with self._lock:
-            stats = self._store.sync(files, read, parse, progress)
+            stats = self._store.sync(files, read, parse, progress, workers)
             if stats.added or stats.updated or stats.removed:
                 self._stats = None
         return stats

@@ -29,9 +29,14 @@ def _term_hash(term: str) -> int:
     return zlib.crc32(term.encode())
 
 
+def clear_hash_cache() -> None:
+    """Forget cached term hashes (see `tools.text.clear_token_caches`)."""
+    _term_hash.cache_clear()
+
+
 def term_hashes(terms: Sequence[str]) -> np.ndarray[Any, Any]:
     """32-bit hashes of terms, in order: the compact form of a section's term sequence."""
-    return np.fromiter((_term_hash(t) for t in terms), np.uint32, len(terms))
+    return np.fromiter(map(_term_hash, terms), np.uint32, len(terms))
 
 
 def pair_codes(hashes: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

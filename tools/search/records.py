@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tools.mdx import Section
+from tools.mdx import Page, Section
+
+# `read(key)` gives a source file's bytes; `parse(key, raw)` its page, URL and collection.
+Reader = Callable[[str], bytes]
+Parser = Callable[[str, bytes], tuple[Page, str, str]]
+# `progress(done, total)` during a sync.
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -60,5 +67,5 @@ class SyncStats:
     removed: int = 0
     unchanged: int = 0
     seconds: float = 0.0
-    sections_added: list[int] = field(default_factory=list)
-    sections_removed: list[int] = field(default_factory=list)
+    sections_added: list[int] = field(default_factory=list, repr=False)
+    sections_removed: list[int] = field(default_factory=list, repr=False)

@@ -8,46 +8,53 @@ its own postings; deleted files drop theirs; every touched term's row is rewritt
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from tools.mdx import Page, Section
-from tools.search.analysis import PageRecord, analyse_page
-from tools.search.postings import SEC_DTYPE, TITLE_DTYPE, fetch_postings, marks, merge_postings
-from tools.search.records import Document, SourceFile, SyncStats
+from tools.mdx import Section
+from tools.search.analysis import PageRecord
+from tools.search.postings import (
+    SEC_DTYPE,
+    TITLE_DTYPE,
+    PostingBuffer,
+    fetch_postings,
+    marks,
+    merge_postings,
+)
+from tools.search.records import Document, Parser, Progress, Reader, SourceFile, SyncStats
+from tools.search.workers import Task, analysed
 
-SCHEMA_VERSION = 28
+SCHEMA_VERSION = 29
 # Searches read the file through a memory map (a quarter faster than read calls); syncs and the
 # one full scan that loads the scorer's arrays do not, so they do not map, and count as
 # resident, the whole file.
 MMAP_BYTES = 256 << 20
 
-# `read(key)` gives a file's bytes; `parse(key, raw)` its page, URL and collection.
-Reader = Callable[[str], bytes]
-Parser = Callable[[str, bytes], tuple[Page, str, str]]
-Progress = Callable[[int, int], None]
+
+# Pages whose rows are written in one statement during a sync.
+WRITE_BATCH = 64
 
 
 @dataclass
 class _Pending:
-    """Posting changes gathered during one sync, written once per touched term at the end."""
+    """Changes gathered during one sync; postings are written once per touched term at the end."""
 
     removed_secs: set[int] = field(default_factory=set)
     removed_docs: set[int] = field(default_factory=set)
     touched: set[str] = field(default_factory=set)
-    secs: dict[str, list[tuple[int, int, int]]] = field(default_factory=dict)
-    titles: dict[str, list[tuple[int]]] = field(default_factory=dict)
+    postings: PostingBuffer = field(default_factory=PostingBuffer)
     added_secs: list[int] = field(default_factory=list)
+    doc_rows: list[tuple[Any, ...]] = field(default_factory=list)
+    sec_rows: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 class IndexStore:
@@ -79,13 +86,14 @@ class IndexStore:
                     id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, url TEXT, title TEXT,
                     collection TEXT, prior REAL DEFAULT 0, tlen INTEGER DEFAULT 0, hash TEXT,
                     mtime REAL, size INTEGER, description TEXT, meta TEXT, links TEXT DEFAULT '[]',
-                    terms TEXT DEFAULT '', sections TEXT);
+                    terms TEXT DEFAULT '');
                 CREATE TABLE secs (
                     id INTEGER PRIMARY KEY AUTOINCREMENT, doc INTEGER NOT NULL, level INTEGER,
                     blen INTEGER, hlen INTEGER, anchor TEXT, heading TEXT, pairs BLOB, prose TEXT,
                     text TEXT);
                 -- Text last: SQLite reads a row up to the last column asked for, and ranking
-                -- reads lengths and word pairs without wanting the (long) text.
+                -- reads lengths and word pairs without wanting the (long) text. A page is read
+                -- whole from its sections' rows; its text is stored once.
                 CREATE INDEX secs_doc ON secs(doc);
                 -- A term's section postings and title-field postings side by side: one row
                 -- read per query term.
@@ -112,60 +120,91 @@ class IndexStore:
         read: Reader,
         parse: Parser,
         progress: Progress | None = None,
+        workers: int | None = None,
     ) -> SyncStats:
-        """Bring the tables in line with `files`: re-read changed ones (by content hash), drop gone ones."""
+        """Bring the tables in line with `files`: re-read changed ones (by content hash), drop gone ones.
+
+        Changed files are analysed in `workers` processes when there are many (see
+        `tools.search.workers`); their rows are written in batches as they come, their postings
+        gathered as arrays and written once per term at the end.
+        """
         start = time.perf_counter()
         stats = SyncStats()
-        files = list(files)
         with self.unmapped():
-            known = {
-                row[0]: (row[1], row[2], row[3])
-                for row in self.db.execute("SELECT key, mtime, size, hash FROM docs")
-            }
-            fresh = not known
-            pending = _Pending()
-            seen: set[str] = set()
-            todo: list[SourceFile] = []
-            for f in files:
-                seen.add(f.key)
-                old = known.get(f.key)
-                if old and old[0] == f.mtime and old[1] == f.size:
-                    stats.unchanged += 1
-                else:
-                    todo.append(f)
-            for n, f in enumerate(todo, 1):
-                raw = read(f.key)
-                digest = hashlib.sha256(raw).hexdigest()
-                old = known.get(f.key)
-                if old and old[2] == digest:
-                    self.db.execute(
-                        "UPDATE docs SET mtime=?, size=? WHERE key=?", (f.mtime, f.size, f.key)
-                    )
-                    stats.unchanged += 1
-                else:
-                    page, url, collection = parse(f.key, raw)
-                    if old:
-                        self._delete(f.key, pending)
-                    record = analyse_page(f.key, f.mtime, f.size, digest, page, url, collection)
-                    self._write(record, pending)
-                    if old:
-                        stats.updated += 1
-                    else:
-                        stats.added += 1
-                if progress and (n % 100 == 0 or n == len(todo)):
-                    progress(n, len(todo))
-            for key in set(known) - seen:
-                self._delete(key, pending)
-                stats.removed += 1
-            if stats.added or stats.updated or stats.removed:
-                self._write_postings(pending, fresh)
-                self._update_priors()
-            self.db.commit()
+            try:
+                pending = self._sync(files, read, parse, progress, workers, stats)
+            except BaseException:
+                self.db.rollback()  # a failed sync leaves the index as it was
+                raise
         # The section changes, for stores kept beside this index (section vectors).
         stats.sections_removed = sorted(pending.removed_secs)
         stats.sections_added = pending.added_secs
         stats.seconds = time.perf_counter() - start
         return stats
+
+    def _sync(
+        self,
+        files: Iterable[SourceFile],
+        read: Reader,
+        parse: Parser,
+        progress: Progress | None,
+        workers: int | None,
+        stats: SyncStats,
+    ) -> _Pending:
+        """The body of `sync`, inside its transaction."""
+        known = {
+            row[0]: (row[1], row[2], row[3])
+            for row in self.db.execute("SELECT key, mtime, size, hash FROM docs")
+        }
+        fresh = not known
+        pending = _Pending()
+        seen: set[str] = set()
+        tasks: list[Task] = []
+        for f in files:
+            seen.add(f.key)
+            old = known.get(f.key)
+            if old and old[0] == f.mtime and old[1] == f.size:
+                stats.unchanged += 1
+            else:
+                tasks.append((f, old[2] if old else None))
+        next_doc, next_sec = self._next_ids()
+        # Closed on the way out, error or not: that stops any worker processes.
+        with closing(analysed(tasks, read, parse, workers)) as records:
+            for n, ((f, old_digest), record) in enumerate(zip(tasks, records, strict=True), 1):
+                if record is None:
+                    self.db.execute(
+                        "UPDATE docs SET mtime=?, size=? WHERE key=?", (f.mtime, f.size, f.key)
+                    )
+                    stats.unchanged += 1
+                else:
+                    if old_digest is not None:
+                        self._delete(f.key, pending)
+                        stats.updated += 1
+                    else:
+                        stats.added += 1
+                    self._add(record, next_doc, next_sec, pending)
+                    next_doc += 1
+                    next_sec += len(record.sections)
+                    if len(pending.doc_rows) >= WRITE_BATCH:
+                        self._write_rows(pending)
+                if progress and (n % 100 == 0 or n == len(tasks)):
+                    progress(n, len(tasks))
+        self._write_rows(pending)
+        for key in set(known) - seen:
+            self._delete(key, pending)
+            stats.removed += 1
+        if stats.added or stats.updated or stats.removed:
+            self._write_postings(pending, fresh)
+            self._update_priors()
+        self.db.commit()
+        return pending
+
+    def _next_ids(self) -> tuple[int, int]:
+        """The next page id (as SQLite would choose it) and the next section id (never reused)."""
+        doc = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM docs").fetchone()[0]
+        seq = self.db.execute("SELECT seq FROM sqlite_sequence WHERE name='secs'").fetchone()
+        top = self.db.execute("SELECT coalesce(max(id), 0) FROM secs").fetchone()[0]
+        return int(doc), max(int(seq[0]) if seq else 0, int(top)) + 1
 
     def _delete(self, key: str, pending: _Pending) -> None:
         row = self.db.execute("SELECT id, terms FROM docs WHERE key=?", (key,)).fetchone()
@@ -180,11 +219,11 @@ class IndexStore:
         self.db.execute("DELETE FROM secs WHERE doc=?", (doc_id,))
         self.db.execute("DELETE FROM docs WHERE id=?", (doc_id,))
 
-    def _write(self, record: PageRecord, pending: _Pending) -> None:
-        cur = self.db.execute(
-            "INSERT INTO docs(key,url,title,description,collection,hash,mtime,size,sections,meta,"
-            "links,tlen,terms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    def _add(self, record: PageRecord, doc_id: int, first_sec: int, pending: _Pending) -> None:
+        """Queue a page's rows and gather its postings, under the ids given."""
+        pending.doc_rows.append(
             (
+                doc_id,
                 record.key,
                 record.url,
                 record.title,
@@ -193,45 +232,65 @@ class IndexStore:
                 record.digest,
                 record.mtime,
                 record.size,
-                record.sections_json,
                 record.meta_json,
                 record.links_json,
                 len(record.title_terms),
                 record.terms,
-            ),
-        )
-        doc_id = int(cur.lastrowid or 0)
-        for term in record.title_terms:
-            pending.titles.setdefault(term, []).append((doc_id,))
-        for s in record.sections:
-            sec = self.db.execute(
-                "INSERT INTO secs(doc,heading,level,anchor,text,blen,hlen,pairs,prose)"
-                " VALUES (?,?,?,?,?,?,?,?,?)",
-                (doc_id, s.heading, s.level, s.anchor, s.text, s.blen, s.hlen, s.pairs, s.prose),
             )
-            sec_id = int(sec.lastrowid or 0)
+        )
+        for i, s in enumerate(record.sections):
+            sec_id = first_sec + i
             pending.added_secs.append(sec_id)
-            for term, body, head in s.postings:
-                pending.secs.setdefault(term, []).append((sec_id, body, head))
+            pending.sec_rows.append(
+                (
+                    sec_id,
+                    doc_id,
+                    s.heading,
+                    s.level,
+                    s.anchor,
+                    s.text,
+                    s.blen,
+                    s.hlen,
+                    s.pairs,
+                    s.prose,
+                )
+            )
+        pending.postings.add_page(
+            doc_id, record.title_terms, record.vocab, record.postings, first_sec
+        )
+
+    def _write_rows(self, pending: _Pending) -> None:
+        """Write the queued page and section rows."""
+        self.db.executemany(
+            "INSERT INTO docs(id,key,url,title,description,collection,hash,mtime,size,meta,links,"
+            "tlen,terms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            pending.doc_rows,
+        )
+        self.db.executemany(
+            "INSERT INTO secs(id,doc,heading,level,anchor,text,blen,hlen,pairs,prose)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?)",
+            pending.sec_rows,
+        )
+        pending.doc_rows.clear()
+        pending.sec_rows.clear()
 
     def _write_postings(self, pending: _Pending, fresh: bool) -> None:
-        """Apply the gathered changes: one read-modify-write per touched term."""
+        """Apply the gathered changes: one write per touched term (a read too, unless fresh)."""
+        if fresh:  # nothing to merge with: stream the grouped postings straight in
+            self.db.executemany(
+                "INSERT INTO post(term, sec, title) VALUES (?,?,?)", pending.postings.grouped()
+            )
+            return
         removed_secs = np.fromiter(pending.removed_secs, np.uint32, len(pending.removed_secs))
         removed_docs = np.fromiter(pending.removed_docs, np.uint32, len(pending.removed_docs))
+        added = {term: (sec, title) for term, sec, title in pending.postings.grouped()}
         rows: list[tuple[str, bytes, bytes]] = []
         deletes: list[tuple[str]] = []
-        for term in pending.touched | pending.secs.keys() | pending.titles.keys():
-            old = None
-            if not fresh:
-                old = self.db.execute(
-                    "SELECT sec, title FROM post WHERE term=?", (term,)
-                ).fetchone()
-            sec = merge_postings(
-                old[0] if old else None, pending.secs.get(term), SEC_DTYPE, removed_secs
-            )
-            title = merge_postings(
-                old[1] if old else None, pending.titles.get(term), TITLE_DTYPE, removed_docs
-            )
+        for term in pending.touched | added.keys():
+            old = self.db.execute("SELECT sec, title FROM post WHERE term=?", (term,)).fetchone()
+            new_sec, new_title = added.get(term, (b"", b""))
+            sec = merge_postings(old[0] if old else None, new_sec, SEC_DTYPE, removed_secs)
+            title = merge_postings(old[1] if old else None, new_title, TITLE_DTYPE, removed_docs)
             if sec or title:
                 rows.append((term, sec, title))
             else:
@@ -316,19 +375,30 @@ class IndexStore:
     def get(self, key: str) -> Document | None:
         """A stored page by key."""
         row = self.db.execute(
-            "SELECT key,url,title,description,collection,sections,meta FROM docs WHERE key=?",
-            (key,),
+            "SELECT id,key,url,title,description,collection,meta FROM docs WHERE key=?", (key,)
         ).fetchone()
-        return _document(row) if row else None
+        return self._document(row) if row else None
 
     def find(self, ref: str) -> Document | None:
         """A page by URL (with or without trailing slash) or path without extension."""
         row = self.db.execute(
-            "SELECT key,url,title,description,collection,sections,meta FROM docs"
+            "SELECT id,key,url,title,description,collection,meta FROM docs"
             " WHERE url=? OR url=? OR key LIKE ? OR key LIKE ? ORDER BY length(key) LIMIT 1",
             (ref, ref + "/", ref + ".%", "%/" + ref.lstrip("/") + ".%"),
         ).fetchone()
-        return _document(row) if row else None
+        return self._document(row) if row else None
+
+    def _document(self, row: Sequence[Any]) -> Document:
+        doc_id, key, url, title, description, collection, meta = row
+        sections = [
+            Section(*r)
+            for r in self.db.execute(
+                "SELECT heading, level, text, anchor FROM secs WHERE doc=? ORDER BY id", (doc_id,)
+            )
+        ]
+        return Document(
+            key, url, title, description or "", collection or "", sections, json.loads(meta)
+        )
 
     def keys(self) -> list[str]:
         """Every stored key, sorted."""
@@ -343,9 +413,3 @@ class IndexStore:
         return [
             r[0] for r in self.db.execute("SELECT DISTINCT collection FROM docs ORDER BY 1") if r[0]
         ]
-
-
-def _document(row: Sequence[Any]) -> Document:
-    key, url, title, description, collection, sections, meta = row
-    secs = [Section(s["h"], s["l"], s["t"], s["a"]) for s in json.loads(sections)]
-    return Document(key, url, title, description or "", collection or "", secs, json.loads(meta))
