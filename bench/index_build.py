@@ -69,8 +69,8 @@ def build_once(corpus: Path, questions: list[str], index_dir: Path) -> dict[str,
     import resource
 
     logging.disable(logging.WARNING)
-    from tools.corpus import FolderCorpus, UrlRule
     from tools.kb import FolderKnowledgeBase
+    from tools.sources.corpus import FolderCorpus, UrlRule
 
     docs = FolderCorpus(corpus / "docs", "docs", index_dir, UrlRule(BASE_URL, STRIP))
     kb = FolderKnowledgeBase(corpus / "kb", index_dir)

@@ -24,10 +24,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tools.corpus import FolderCorpus, UrlRule  # noqa: E402
-from tools.embeddings import configured_embedder  # noqa: E402
 from tools.kb import FolderKnowledgeBase  # noqa: E402
 from tools.search import Hit, merge_rankings  # noqa: E402
+from tools.search.embeddings import configured_embedder  # noqa: E402
+from tools.sources.corpus import FolderCorpus, UrlRule  # noqa: E402
 from tools.text import STOPWORDS  # noqa: E402
 
 BASE_URL = "https://docs.langchain.com/oss/python"
@@ -151,7 +151,7 @@ def code_step_files(code_roots: str) -> Callable[[str], list[str]]:
 
 def rg_baseline_files(code_roots: str) -> Callable[[str], list[str]]:
     """`rg -l -i` per question word over the roots, files ranked by how many words hit them."""
-    from tools.code_roots import parse_roots
+    from tools.codebase.roots import parse_roots
 
     roots = parse_roots(tuple(code_roots.split(",")))
 
@@ -185,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object only")
     parser.add_argument("--show", action="store_true", help="print per-question rankings to stderr")
     parser.add_argument(
-        "--vectors", action="store_true", help="fuse section vectors in (tools/search_fusion.py)"
+        "--vectors", action="store_true", help="fuse section vectors in (tools/search/fusion.py)"
     )
     args = parser.parse_args(argv)
 

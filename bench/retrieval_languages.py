@@ -5,7 +5,7 @@
 
 One process, one private copy of the corpus, both rankings side by side in the same run:
 - `lexical`: the docs + KB search without vectors (what `DOCS_AGENT_EMBEDDINGS=off` serves);
-- `fused`: the same indexes with section vectors fused in (tools/search_fusion.py).
+- `fused`: the same indexes with section vectors fused in (tools/search/fusion.py).
 Per language: recall@1/5/10 and MRR of the merged docs+KB ranking (bench/retrieval.py's
 measures), search p50/p95 of docs + KB search per question, and how many questions went past
 the gate (were embedded and blended). Build: cold lexical index alone, cold index with vectors (model load apart), and one changed
@@ -30,11 +30,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.retrieval import BASE_URL, STRIP, load_questions, merged_search, score  # noqa: E402
-from tools.corpus import FolderCorpus, UrlRule  # noqa: E402
-from tools.embeddings import default_embedder  # noqa: E402
 from tools.kb import FolderKnowledgeBase  # noqa: E402
+from tools.search.embeddings import default_embedder  # noqa: E402
+from tools.search.fusion import lexical_weight  # noqa: E402
 from tools.search.phrases import RERANK_DEPTH  # noqa: E402
-from tools.search_fusion import lexical_weight  # noqa: E402
+from tools.sources.corpus import FolderCorpus, UrlRule  # noqa: E402
 
 REPEATS = 3
 

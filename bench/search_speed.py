@@ -51,12 +51,12 @@ def _peak_rss_mb() -> float:
 
 
 def ours(corpus: Path, questions: list[str]) -> dict[str, Any]:
-    """Build, open, re-index and search with tools.corpus on a private copy of the corpus."""
+    """Build, open, re-index and search with tools.sources.corpus on a private copy of the corpus."""
     import logging
 
     logging.disable(logging.WARNING)
-    from tools.corpus import FolderCorpus, UrlRule
     from tools.kb import FolderKnowledgeBase
+    from tools.sources.corpus import FolderCorpus, UrlRule
 
     with tempfile.TemporaryDirectory(prefix="bench-speed-") as tmp:
         copy = Path(tmp) / "corpus"
@@ -148,8 +148,8 @@ def paired(corpus: Path, questions: list[str]) -> dict[str, Any]:
     import logging
 
     logging.disable(logging.WARNING)
-    from tools.corpus import FolderCorpus, UrlRule
     from tools.kb import FolderKnowledgeBase
+    from tools.sources.corpus import FolderCorpus, UrlRule
 
     bm25_search = _bm25_engine(corpus)
 

@@ -30,7 +30,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage, ToolMessage
 
 from tools import Sources
-from tools.code_roots import PathError, resolve_path
+from tools.codebase.roots import PathError, resolve_path
 
 log = logging.getLogger(__name__)
 

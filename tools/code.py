@@ -8,8 +8,8 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
-from tools import code_search
-from tools.code_roots import (
+from tools.codebase import search as code_search
+from tools.codebase.roots import (
     CodeRoot,
     PathError,
     parse_roots,

@@ -8,12 +8,12 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
 from tools.artifacts import PageArtifact, SearchHitArtifact
-from tools.corpus import FolderCorpus, UrlRule, repo_prefix
-from tools.corpus_language import description_note, weak_match_note
-from tools.embeddings import configured_embedder
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
-from tools.render import render_document_parts, render_hits
+from tools.search.embeddings import configured_embedder
 from tools.settings import SourceSettings
+from tools.sources.corpus import FolderCorpus, UrlRule, repo_prefix
+from tools.sources.corpus_language import description_note, weak_match_note
+from tools.sources.render import render_document_parts, render_hits
 
 MAX_RESULTS = 20
 
@@ -21,7 +21,7 @@ MAX_RESULTS = 20
 def docs_source(settings: SourceSettings) -> Any:
     """The configured docs: an llms.txt site when `DOCS_AGENT_LLMS_TXT_URL` is set, else the folder."""
     if settings.llms_txt_url:
-        from tools.docs_http import LlmsTxtCorpus
+        from tools.sources.docs_http import LlmsTxtCorpus
 
         return LlmsTxtCorpus(
             settings.llms_txt_url,

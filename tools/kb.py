@@ -15,13 +15,13 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
 from tools.artifacts import ArticleArtifact, SearchHitArtifact
-from tools.corpus import FolderCorpus, UrlRule, repo_prefix
-from tools.corpus_language import description_note, weak_match_note
-from tools.embeddings import Embedder, configured_embedder
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
-from tools.render import render_document_parts
 from tools.search import Document, Hit
+from tools.search.embeddings import Embedder, configured_embedder
 from tools.settings import SourceSettings
+from tools.sources.corpus import FolderCorpus, UrlRule, repo_prefix
+from tools.sources.corpus_language import description_note, weak_match_note
+from tools.sources.render import render_document_parts
 
 MAX_ARTICLES_PER_CALL = 5
 MAX_SEARCH_RESULTS = 100
@@ -90,7 +90,7 @@ class FolderKnowledgeBase(FolderCorpus):
 def kb_backend(settings: SourceSettings) -> KnowledgeBase | None:
     """The configured KB: a help-center API when `DOCS_AGENT_KB_URL` is set, else the folder."""
     if settings.kb_url:
-        from tools.kb_http import HelpCenterKnowledgeBase
+        from tools.sources.kb_http import HelpCenterKnowledgeBase
 
         return HelpCenterKnowledgeBase(settings.kb_url, settings.kb_token)
     if settings.kb_dir is not None and settings.kb_dir.is_dir():

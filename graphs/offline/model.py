@@ -249,10 +249,10 @@ def _code_step(question: str) -> tuple[str, str] | None:
     """The code search for a question; None when nothing fits.
 
     Its named identifiers, the names the pages answering it mention, and the defined symbols its
-    words point to (`tools.code_symbols`), over the configured code roots.
+    words point to (`tools.codebase.symbols`), over the configured code roots.
     """
     from tools import load_sources
-    from tools.code_symbols import code_pattern
+    from tools.codebase.symbols import code_pattern
 
     try:
         sources = load_sources()

@@ -18,7 +18,7 @@ from langchain_core.messages import BaseMessage, ToolMessage
 
 from graphs.offline.ranking import RankedSource, ranked_sources
 from tools.artifacts import SectionArtifact
-from tools.mdx import slugify
+from tools.sources.mdx import slugify
 from tools.text import fenced_lines
 
 MAX_TEXT_PASSAGES = 5  # one per source read (graphs.offline.model.READ_SOURCES)

@@ -12,9 +12,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tools.docs_http import LlmsTxtCorpus
 from tools.kb import create_kb_tools
-from tools.kb_http import HelpCenterKnowledgeBase
+from tools.sources.docs_http import LlmsTxtCorpus
+from tools.sources.kb_http import HelpCenterKnowledgeBase
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
 

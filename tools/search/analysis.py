@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from tools.mdx import Page
 from tools.search.phrases import pair_codes, term_hashes
 from tools.search.postings import MAX_TF, PAGE_DTYPE
 from tools.search.snippets import snippet_prose
+from tools.sources.mdx import Page
 from tools.text import index_terms
 
 # Text indexed per section. A few pages carry megabytes of embedded data (base64 images, notebook

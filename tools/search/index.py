@@ -83,7 +83,7 @@ class SearchIndex:
 
         `snippets=False` skips the snippets for callers that list titles only (the KB search).
         The ranking is the lexical one; section vectors are fused with it a level up, where the
-        vector store lives (`FolderCorpus.ranked`, tools/search_fusion.py).
+        vector store lives (`FolderCorpus.ranked`, tools/search/fusion.py).
         """
         return self.lexical_search(query, limit, collections, prior_weight, snippets)
 

@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from tools.mdx import Section
 from tools.search.analysis import PageRecord
 from tools.search.postings import (
     SEC_DTYPE,
@@ -32,6 +31,7 @@ from tools.search.postings import (
 )
 from tools.search.records import Document, Parser, Progress, Reader, SourceFile, SyncStats
 from tools.search.workers import Task, analysed
+from tools.sources.mdx import Section
 
 SCHEMA_VERSION = 29
 # Searches read the file through a memory map (a quarter faster than read calls); syncs and the

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tools import code_search
 from tools.code import create_code_tools
-from tools.code_roots import CodeRoot, PathError, resolve_path
-from tools.code_symbols import SymbolIndex, code_pattern, error_message
+from tools.codebase import search as code_search
+from tools.codebase.roots import CodeRoot, PathError, resolve_path
+from tools.codebase.symbols import SymbolIndex, code_pattern, error_message
 
 needs_rg = pytest.mark.skipif(not code_search.rg_available(), reason="ripgrep not installed")
 
@@ -192,7 +192,7 @@ def test_symbol_index_picks_defining_names(tree: tuple[list[CodeRoot], Path]) ->
 def test_code_pattern_takes_names_from_the_answering_pages(tmp_path, index_dir) -> None:
     """A question that names no symbol still finds it: the page that answers it names it."""
     from tools import load_sources
-    from tools.code_symbols import code_pattern
+    from tools.codebase.symbols import code_pattern
     from tools.settings import SourceSettings
 
     (tmp_path / "pkg").mkdir()
@@ -221,7 +221,7 @@ def test_code_pattern_takes_names_from_the_answering_pages(tmp_path, index_dir) 
 
 def test_read_code_file_artifact_holds_the_lines_it_shows(tmp_path: Path) -> None:
     from tools.code import create_code_tools
-    from tools.code_roots import parse_roots
+    from tools.codebase.roots import parse_roots
 
     (tmp_path / "m.py").write_text("".join(f"line {i}\n" for i in range(1, 31)))
     read = {t.name: t for t in create_code_tools(parse_roots((f"app={tmp_path}",)))}[

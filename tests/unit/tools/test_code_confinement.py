@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tools import code_search
 from tools.code import create_code_tools
-from tools.code_roots import CodeRoot, PathError, refusal, resolve_path
+from tools.codebase import search as code_search
+from tools.codebase.roots import CodeRoot, PathError, refusal, resolve_path
 
 MARKER = "CANARY-7d1f0c"
 

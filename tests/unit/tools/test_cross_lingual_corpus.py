@@ -10,11 +10,11 @@ import shutil
 
 import pytest
 
-from tools.corpus import FolderCorpus, UrlRule
-from tools.embeddings import configured_embedder
 from tools.kb import FolderKnowledgeBase
 from tools.search import merge_rankings
-from tools.search_fusion import GATE
+from tools.search.embeddings import configured_embedder
+from tools.search.fusion import GATE
+from tools.sources.corpus import FolderCorpus, UrlRule
 
 pytestmark = pytest.mark.corpus
 

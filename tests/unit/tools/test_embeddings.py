@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tools.embeddings import UseEmbedder, configured_embedder
+from tools.search.embeddings import UseEmbedder, configured_embedder
 
 
 def test_setting_switches_the_model_off_and_rejects_typos() -> None:

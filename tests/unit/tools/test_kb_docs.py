@@ -8,11 +8,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tools.corpus import FolderCorpus, UrlRule
 from tools.docs import create_docs_tools
-from tools.docs_http import LlmsTxtCorpus, cache_path_for, parse_llms_txt
 from tools.kb import FolderKnowledgeBase, create_kb_tools
-from tools.kb_http import HelpCenterKnowledgeBase, html_to_markdown
+from tools.sources.corpus import FolderCorpus, UrlRule
+from tools.sources.docs_http import LlmsTxtCorpus, cache_path_for, parse_llms_txt
+from tools.sources.kb_http import HelpCenterKnowledgeBase, html_to_markdown
 
 
 @pytest.fixture

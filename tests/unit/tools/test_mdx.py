@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tools.corpus import UrlRule
-from tools.mdx import parse_markdown, read_frontmatters
+from tools.sources.corpus import UrlRule
+from tools.sources.mdx import parse_markdown, read_frontmatters
 
 PAGE = """---
 title: Streaming

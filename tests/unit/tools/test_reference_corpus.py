@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO_ROOT, SHARED_CORPUS
-from tools.mdx import _FRONTMATTER_RE, parse_markdown
+from tools.sources.mdx import _FRONTMATTER_RE, parse_markdown
 
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 

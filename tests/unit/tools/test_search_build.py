@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tools.corpus import FolderCorpus, UrlRule
 from tools.kb import FolderKnowledgeBase
-from tools.mdx import Page, parse_markdown
 from tools.search import SearchIndex, SourceFile
 from tools.search import storage as search_storage
 from tools.search import workers as search_workers
+from tools.sources.corpus import FolderCorpus, UrlRule
+from tools.sources.mdx import Page, parse_markdown
 
 
 def _pages(n: int) -> dict[str, str]:

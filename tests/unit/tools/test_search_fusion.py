@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.fake_embedder import FakeEmbedder
-from tools.corpus import FolderCorpus, UrlRule
-from tools.corpus_language import description_note, in_corpus_language, weak_match_note
 from tools.docs import create_docs_tools
-from tools.function_words import content_query
 from tools.kb import FolderKnowledgeBase, create_kb_tools
 from tools.search import Hit
+from tools.search.function_words import content_query
+from tools.search.fusion import GATE, fuse, lexical_weight
 from tools.search.scoring import K1
-from tools.search_fusion import GATE, fuse, lexical_weight
-from tools.search_vectors import VectorStore, section_texts
+from tools.search.vectors import VectorStore, section_texts
+from tools.sources.corpus import FolderCorpus, UrlRule
+from tools.sources.corpus_language import description_note, in_corpus_language, weak_match_note
 
 PAGES = {
     "streaming.mdx": "---\ntitle: Streaming\ndescription: Stream output as it is produced\n---\n\n"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tools.corpus import FolderCorpus, UrlRule
 from tools.search import Hit, merge_rankings
+from tools.sources.corpus import FolderCorpus, UrlRule
 from tools.text import expand_for_index, query_terms, split_identifier
 
 PAGES = {

@@ -18,7 +18,13 @@ from pathlib import Path
 
 import regex
 
-from tools.code_roots import CodeRoot, is_binary, refused_component, ripgrep_excludes, walk_files
+from tools.codebase.roots import (
+    CodeRoot,
+    is_binary,
+    refused_component,
+    ripgrep_excludes,
+    walk_files,
+)
 
 MAX_LINE_CHARS = 300
 MAX_MATCHES_PER_FILE = 50

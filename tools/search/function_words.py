@@ -5,7 +5,7 @@ about a topic. A question in Spanish brings its own ("el", "de", "del", "cómo")
 English index cannot tell from content words: they are rare in it, so they weigh as much as
 the rarest technical terms, and the few pages that quote Spanish text (translation examples)
 match them and outrank the page that answers. So when the lexical ranking is weak (below the
-fusion gate, tools/search_fusion.py) the lexical side is searched again without them, and the
+fusion gate, tools/search/fusion.py) the lexical side is searched again without them, and the
 sentence encoder still reads the whole question. A confident ranking never gets here, so an
 English question is searched exactly as before.
 

@@ -2,7 +2,7 @@
 
 Why: the pages are written in one language (English by default) and lexical search matches
 words. A model that searches in the user's language still gets pages through the vector fusion
-(tools/search_fusion.py), but fewer and less precisely; told the corpus language, and told when
+(tools/search/fusion.py), but fewer and less precisely; told the corpus language, and told when
 a query matched weakly, it can search again with the pages' own terms.
 """
 
@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from tools.search import Hit
-from tools.search_fusion import GATE
+from tools.search.fusion import GATE
 
 # Function words of English questions that are not also common words of the other languages
 # users write in (no "to", "do", "in": Polish and German have them too).
@@ -52,7 +52,7 @@ def weak_match_note(hits: Sequence[Hit], query: str, corpus_language: str) -> st
     """A line for a search result whose query matched the pages' words weakly, else "".
 
     Weak means the best hit's calibrated score is under the fusion gate (the best page holds
-    less than half of what the query says, see tools/search_fusion.py); it is only said for a
+    less than half of what the query says, see tools/search/fusion.py); it is only said for a
     query that does not read as the corpus language, where searching in it is the fix.
     """
     if in_corpus_language(query, corpus_language):

@@ -33,7 +33,7 @@ from dataclasses import replace
 
 from tools.search import Hit
 from tools.search.scoring import K1
-from tools.search_vectors import VectorStore
+from tools.search.vectors import VectorStore
 
 # The calibrated lexical score at which a ranking is trusted as it is (see the module docstring).
 GATE = 0.5 / (K1 + 1.0)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tools.artifacts import SectionArtifact
-from tools.mdx import Section
 from tools.search import Document, Hit
+from tools.sources.mdx import Section
 from tools.text import strip_bold, strip_controls
 
 PAGE_LIMIT = 12_000

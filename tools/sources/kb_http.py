@@ -20,8 +20,8 @@ from typing import Any
 
 import httpx
 
-from tools.mdx import parse_markdown
 from tools.search import Document, Hit
+from tools.sources.mdx import parse_markdown
 from tools.text import sanitize_external
 
 log = logging.getLogger(__name__)

@@ -20,9 +20,9 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from tools.corpus import FolderCorpus, UrlRule
-from tools.embeddings import Embedder
 from tools.search import SyncStats
+from tools.search.embeddings import Embedder
+from tools.sources.corpus import FolderCorpus, UrlRule
 
 log = logging.getLogger(__name__)
 

@@ -9,14 +9,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tools.embeddings import Embedder
-from tools.function_words import content_query
-from tools.mdx import Page, parse_markdown
 from tools.search import Document, Hit, SearchIndex, SourceFile, SyncStats, index_path
+from tools.search.embeddings import Embedder
+from tools.search.function_words import content_query
+from tools.search.fusion import fuse, lexical_weight
 from tools.search.phrases import RERANK_DEPTH
-from tools.search_fusion import fuse, lexical_weight
-from tools.search_vectors import VectorStore
+from tools.search.vectors import VectorStore
 from tools.settings import REPO_ROOT
+from tools.sources.mdx import Page, parse_markdown
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ class FolderCorpus:
     sync parses pages in worker processes when `collection_for` is a module-level function
     (a lambda cannot be sent to them; the sync then runs in this process). With an `embedder`,
     section vectors are kept beside the index and fused with the lexical ranking when it is weak
-    (tools/search_fusion.py): questions in other languages find the pages.
+    (tools/search/fusion.py): questions in other languages find the pages.
     """
 
     def __init__(
@@ -198,7 +198,7 @@ class FolderCorpus:
 
         The index reports the section ids it wrote; their pages are re-read whole, because a
         section's embedded text carries its page title and heading trail. Only texts the store
-        has not seen are embedded again (tools/search_vectors.py).
+        has not seen are embedded again (tools/search/vectors.py).
         """
         assert self.vectors is not None
         have = self.vectors.keys()
@@ -247,7 +247,7 @@ class FolderCorpus:
         weight = lexical_weight(hits)
         if weight is not None and weight < 1.0:
             # Weak: perhaps a question in another language, whose function words the index
-            # takes for rare terms (tools/function_words.py). The vectors read it whole.
+            # takes for rare terms (tools/search/function_words.py). The vectors read it whole.
             content = content_query(query)
             if content and content != query:
                 hits = self.index.search(content, depth, collections, snippets=snippets)

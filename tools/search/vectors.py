@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from tools.embeddings import Embedder
 from tools.search import Document, snippet_prose
+from tools.search.embeddings import Embedder
 from tools.search.scoring import PRIOR_WEIGHT
 
 SCHEMA_VERSION = 1

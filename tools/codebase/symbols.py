@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from tools.code_roots import CodeRoot, walk_files
+from tools.codebase.roots import CodeRoot, walk_files
 from tools.text import STOPWORDS, identifiers_in, split_identifier, stem
 
 _DEF_RE = re.compile(
