@@ -35,6 +35,10 @@ from graphs.offline.suggestions import is_suggestions_request, offline_suggestio
 from tools.text import identifiers_in
 
 _TOKEN_RE = re.compile(r"\s*\S+")
+# The answer streams a few words per chunk, as a real model's tokens arrive: every chunk is one
+# event for the server to publish (Aegra writes each to Redis twice), and a word-per-event stream
+# of a 500-word quote costs more to publish than to compose.
+WORDS_PER_CHUNK = 4
 # How far down the merged docs + KB ranking the offline model reads: the top 5, so the answer can
 # cite the right page whenever search ranks it there (the recall@5 the search is measured by).
 READ_SOURCES = 5
@@ -241,8 +245,10 @@ class OfflineChatModel(BaseChatModel):
             )
             yield ChatGenerationChunk(message=chunk)
             return
-        for token in _TOKEN_RE.findall(str(message.content)):
-            yield ChatGenerationChunk(message=AIMessageChunk(content=token))
+        words = _TOKEN_RE.findall(str(message.content))
+        for i in range(0, len(words), WORDS_PER_CHUNK):
+            chunk_text = "".join(words[i : i + WORDS_PER_CHUNK])
+            yield ChatGenerationChunk(message=AIMessageChunk(content=chunk_text))
 
 
 def _code_step(question: str) -> tuple[str, str] | None:
