@@ -79,25 +79,11 @@ class SearchIndex:
         prior_weight: float | None = None,
         snippets: bool = True,
     ) -> list[Hit]:
-        """Rank pages for a free-text query; the best-matching section and a snippet come with each.
-
-        `snippets=False` skips the snippets for callers that list titles only (the KB search).
-        The ranking is the lexical one; section vectors are fused with it a level up, where the
-        vector store lives (`FolderCorpus.ranked`, tools/search/fusion.py).
-        """
-        return self.lexical_search(query, limit, collections, prior_weight, snippets)
-
-    def lexical_search(
-        self,
-        query: str,
-        limit: int = 10,
-        collections: Sequence[str] | None = None,
-        prior_weight: float | None = None,
-        snippets: bool = True,
-    ) -> list[Hit]:
         """The lexical ranking, each hit with its calibrated score (`Hit.calibrated`).
 
-        Sections score by BM25F over their heading trail and body; a page scores by its best
+        `snippets=False` skips the snippets for callers that list titles only (the KB search).
+        Section vectors are fused with this ranking a level up, where the vector store lives
+        (`FolderCorpus.ranked`, tools/search/fusion.py). Sections score by BM25F over their heading trail and body; a page scores by its best
         section plus a share of its next ones, plus its title field, lifted by its link prior.
         The best pages are then re-ranked by the query's word pairs (`phrase_boost`).
         """
