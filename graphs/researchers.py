@@ -132,7 +132,7 @@ def build_researcher(spec: Researcher, tools: Sequence[BaseTool]) -> Any:
         findings = condense_findings(final.text if final is not None else "")
         return {
             "findings": findings or f"{spec.name}: no findings.",
-            "sources": cited_sources(findings),
+            "sources": cited_sources(findings, doc_paths=True),
             "read": read_sources(turn).as_dict(),
             "read_chars": sum(len(m.text) for m in turn if isinstance(m, ToolMessage)),
         }
