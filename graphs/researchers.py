@@ -76,6 +76,9 @@ class ResearcherOutputState(TypedDict):
     sources: list[str]  # citations in the findings, in order (code, KB, URLs)
     read: dict[str, Any]  # `ReadSources.as_dict()` of what its tools returned
     read_chars: int
+    # The best calibrated search score it saw (docs and KB share one scale), None without one:
+    # how strongly its source answers, so an answer can lead with the strongest researcher.
+    best_score: float | None
 
 
 class ResearcherState(TypedDict):
@@ -86,6 +89,19 @@ class ResearcherState(TypedDict):
     sources: NotRequired[list[str]]
     read: NotRequired[dict[str, Any]]
     read_chars: NotRequired[int]
+    best_score: NotRequired[float | None]
+
+
+def best_search_score(turn: Sequence[BaseMessage]) -> float | None:
+    """The highest calibrated score among the docs and KB search hits of a turn."""
+    scores = [
+        float(hit["score"])
+        for m in turn
+        if isinstance(m, ToolMessage) and isinstance(m.artifact, list)
+        for hit in m.artifact
+        if isinstance(hit, dict) and isinstance(hit.get("score"), int | float)
+    ]
+    return max(scores, default=None)
 
 
 def condense_findings(text: str, limit: int = MAX_FINDINGS_WORDS) -> str:
@@ -135,6 +151,7 @@ def build_researcher(spec: Researcher, tools: Sequence[BaseTool]) -> Any:
             "sources": cited_sources(findings, doc_paths=True),
             "read": read_sources(turn).as_dict(),
             "read_chars": sum(len(m.text) for m in turn if isinstance(m, ToolMessage)),
+            "best_score": best_search_score(turn),
         }
 
     graph = StateGraph(ResearcherState, context_schema=Context, output_schema=ResearcherOutputState)
@@ -168,6 +185,7 @@ def make_ask_tool(spec: Researcher, researcher: Any) -> BaseTool:
             "sources": list(out.get("sources") or []),
             "read": dict(out.get("read") or {}),
             "read_chars": int(out.get("read_chars") or 0),
+            "best_score": out.get("best_score"),
         }
 
     def _input(task: str) -> dict[str, Any]:

@@ -100,6 +100,12 @@ def compose_answer(question: str, turn: list[BaseMessage], language: str) -> str
     return "\n".join(lines + _sources_list(sources, language))
 
 
+def _best_score(m: ToolMessage) -> float:
+    art = m.artifact if isinstance(m.artifact, dict) else {}
+    score = art.get("best_score")
+    return float(score) if isinstance(score, int | float) else -1.0
+
+
 def compose_deep_answer(findings: Sequence[ToolMessage], lang: str) -> str:
     """The offline final answer: the researchers' findings by source, then every cited source.
 
@@ -107,6 +113,9 @@ def compose_deep_answer(findings: Sequence[ToolMessage], lang: str) -> str:
     """
     lines = [f"_{phrase('extractive', lang)}_", ""]
     sources: list[str] = []
+    # The researcher whose search matched best leads (docs and KB scores share one scale); one
+    # without a score (code) keeps its place after them.
+    findings = sorted(findings, key=lambda m: -_best_score(m))
     for m in findings:
         text = m.text.strip()
         if not text or text.startswith("Nothing relevant"):

@@ -293,3 +293,31 @@ def test_a_ranked_source_not_read_is_quoted_by_its_search_snippet() -> None:
     chosen = select_passages(turn)
     assert [p.cite for p in chosen] == ["d/a#s", "d/b#limits"]
     assert chosen[1].text.startswith("The recursion limit") and chosen[1].heading == "Limits"
+
+
+def test_deep_answer_leads_with_the_researcher_whose_search_matched_best() -> None:
+    from graphs.offline.answer import compose_deep_answer
+
+    def finding(name: str, text: str, cite: str, score: float | None) -> ToolMessage:
+        art = {"researcher": name, "sources": [cite], "best_score": score}
+        return ToolMessage(text, tool_call_id=name, name=f"ask_{name}", artifact=art)
+
+    answer = compose_deep_answer(
+        [
+            finding("docs_researcher", "- **Docs**: weak match — docs/a.md", "docs/a.md", 0.2),
+            finding("kb_researcher", "- **KB**: strong match — KB faq/x", "KB faq/x", 0.7),
+            finding("code_researcher", "- m.py — `m.py:1-5`", "m.py:1-5", None),
+        ],
+        "en",
+    )
+    order = [answer.index(h) for h in ("### Known issues", "### Documentation", "### Code")]
+    assert order == sorted(order)
+    assert answer.split("**Sources:**")[1].split() == [
+        "1.",
+        "KB",
+        "faq/x",
+        "2.",
+        "docs/a.md",
+        "3.",
+        "m.py:1-5",
+    ]
