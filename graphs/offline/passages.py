@@ -10,7 +10,7 @@ fragments that happen to repeat a common word of the question.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,40 +61,6 @@ def paragraphs(text: str) -> list[str]:
     return [b for b in merged if len(b) > MIN_PARAGRAPH_CHARS]
 
 
-def _section_passages(
-    sections: Iterable[SectionArtifact], title: str, kind: str, cite_for: Any
-) -> list[Passage]:
-    out = []
-    for s in sections:
-        heading = s["heading"] if s["heading"] != title else ""
-        for para in paragraphs(s["text"]):
-            out.append(Passage(para, title, cite_for(heading, s), kind, heading))
-    return out
-
-
-def page_passages(artifact: dict[str, Any]) -> list[Passage]:
-    """Paragraphs of a `get_doc_page` artifact, cited by page URL and section anchor."""
-    url = str(artifact.get("url") or "").split("#", 1)[0]
-    if not url:
-        return []
-    title = str(artifact.get("title") or url)
-
-    def cite(heading: str, s: SectionArtifact) -> str:
-        return url + (f"#{s['anchor'] or slugify(heading)}" if heading else "")
-
-    return _section_passages(artifact.get("sections") or [], title, "docs", cite)
-
-
-def article_passages(artifacts: Sequence[dict[str, Any]]) -> list[Passage]:
-    """Paragraphs of `get_article_content` artifacts, cited as `KB <id> — <url>`."""
-    out: list[Passage] = []
-    for art in artifacts:
-        cite = f"KB {art['id']}" + (f" — {art['url']}" if art.get("url") else "")
-        title = str(art.get("title") or art["id"])
-        out += _section_passages(art.get("sections") or [], title, "kb", lambda _h, _s, c=cite: c)
-    return out
-
-
 # Blank, comment, `import`/`from … import`, an imported name continuing a list, or its `)`.
 _PREAMBLE_RE = re.compile(
     r"^\s*(?:$|#|from \S+ import\b|import |\)\s*$|[\w.]+(?:\s+as\s+\w+)?,\s*$)"
@@ -125,22 +91,6 @@ def code_passages(artifact: dict[str, Any]) -> list[Passage]:
     return out
 
 
-def passages_of(messages: Iterable[BaseMessage]) -> list[Passage]:
-    """Every passage the read tools returned in `messages` (failed calls skipped)."""
-    out: list[Passage] = []
-    for m in messages:
-        if not isinstance(m, ToolMessage) or m.status == "error":
-            continue
-        art = m.artifact
-        if m.name == "get_doc_page" and isinstance(art, dict):
-            out += page_passages(art)
-        elif m.name == "get_article_content" and isinstance(art, list):
-            out += article_passages([a for a in art if isinstance(a, dict) and "id" in a])
-        elif m.name == "read_code_file" and isinstance(art, dict):
-            out += code_passages(art)
-    return out
-
-
 def _section_order(sections: Sequence[SectionArtifact], src: RankedSource) -> list[int]:
     """Indexes of the sections to quote from: the one that matched the search first, then on."""
     wanted = {src.anchor, slugify(src.section)} - {""}
@@ -161,6 +111,11 @@ def _lead(sections: Sequence[SectionArtifact], src: RankedSource) -> SectionArti
         if paragraphs(sections[i]["text"]):
             return sections[i]
     return None
+
+
+def page_cite(url: str, heading: str, anchor: str) -> str:
+    """A docs citation: the page URL, with the section's anchor when a section is quoted."""
+    return url + (f"#{anchor or slugify(heading)}" if heading else "")
 
 
 def _norm(text: str) -> str:
@@ -184,7 +139,7 @@ def source_passage(art: dict[str, Any], src: RankedSource) -> Passage | None:
     heading = section["heading"] if section["heading"] != title else ""
     if src.kind == "docs":
         url = str(art.get("url") or src.ref).split("#", 1)[0]
-        cite = url + (f"#{section['anchor'] or slugify(heading)}" if heading else "")
+        cite = page_cite(url, heading, section["anchor"])
     else:
         cite = f"KB {art['id']}" + (f" — {art['url']}" if art.get("url") else "")
     return Passage(text, title, cite, src.kind, heading)
@@ -196,7 +151,7 @@ def snippet_passage(src: RankedSource) -> Passage | None:
         return None
     heading = src.section if src.section != src.title else ""
     if src.kind == "docs":
-        cite = src.ref + (f"#{src.anchor or slugify(heading)}" if heading else "")
+        cite = page_cite(src.ref, heading, src.anchor)
     else:
         cite = f"KB {src.ref}"
     return Passage(src.snippet, src.title, cite, src.kind, heading)
