@@ -14,13 +14,14 @@ Nothing is generated: every sentence in the answer comes from a source or from a
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
@@ -221,6 +222,16 @@ class OfflineChatModel(BaseChatModel):
     ) -> ChatResult:
         return ChatResult(generations=[ChatGeneration(message=self.plan(messages))])
 
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        message = await asyncio.to_thread(self.plan, messages)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
     def _stream(
         self,
         messages: list[BaseMessage],
@@ -228,27 +239,46 @@ class OfflineChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
-        message = self.plan(messages)
-        if message.tool_calls:
-            chunk = AIMessageChunk(
-                content="",
-                tool_call_chunks=[
-                    {
-                        "name": c["name"],
-                        "args": _json(c["args"]),
-                        "id": c["id"],
-                        "index": i,
-                        "type": "tool_call_chunk",
-                    }
-                    for i, c in enumerate(message.tool_calls)
-                ],
-            )
-            yield ChatGenerationChunk(message=chunk)
-            return
-        words = _TOKEN_RE.findall(str(message.content))
-        for i in range(0, len(words), WORDS_PER_CHUNK):
-            chunk_text = "".join(words[i : i + WORDS_PER_CHUNK])
-            yield ChatGenerationChunk(message=AIMessageChunk(content=chunk_text))
+        yield from _chunks(self.plan(messages))
+
+    async def _astream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[ChatGenerationChunk]:
+        """Plans in one worker thread (code search may run a subprocess), then yields the chunks.
+
+        BaseChatModel's default `_astream` moves every chunk of `_stream` through the thread pool:
+        one thread hop per chunk, which was most of a streamed offline answer's cost on a server.
+        """
+        for chunk in _chunks(await asyncio.to_thread(self.plan, messages)):
+            yield chunk
+
+
+def _chunks(message: AIMessage) -> Iterator[ChatGenerationChunk]:
+    """A planned message as stream chunks: its tool calls in one chunk, or its text a few words each."""
+    if message.tool_calls:
+        chunk = AIMessageChunk(
+            content="",
+            tool_call_chunks=[
+                {
+                    "name": c["name"],
+                    "args": _json(c["args"]),
+                    "id": c["id"],
+                    "index": i,
+                    "type": "tool_call_chunk",
+                }
+                for i, c in enumerate(message.tool_calls)
+            ],
+        )
+        yield ChatGenerationChunk(message=chunk)
+        return
+    words = _TOKEN_RE.findall(str(message.content))
+    for i in range(0, len(words), WORDS_PER_CHUNK):
+        chunk_text = "".join(words[i : i + WORDS_PER_CHUNK])
+        yield ChatGenerationChunk(message=AIMessageChunk(content=chunk_text))
 
 
 def _code_step(question: str) -> tuple[str, str] | None:
