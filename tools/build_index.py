@@ -61,9 +61,9 @@ def _warm(sources: Sources | None) -> None:
     start = time.perf_counter()
     try:
         for name, backend in indexed_sources(sources or load_sources()):
-            ensure = getattr(backend, "ensure_synced", None)
-            if callable(ensure):
-                ensure()
+            load = getattr(backend, "load", None) or getattr(backend, "ensure_synced", None)
+            if callable(load):
+                load()
             log.info("%s index ready", name)
     except Exception:  # noqa: BLE001 — the lazy build on first use retries and reports to the user
         log.exception("index warm-up failed; the first search will build the index")

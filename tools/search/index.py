@@ -71,6 +71,18 @@ class SearchIndex:
 
     # -- reading -------------------------------------------------------------------------------
 
+    def load(self) -> None:
+        """Read the corpus statistics every search needs now, not in the first search."""
+        with self._lock:
+            self._current_stats()
+
+    def _current_stats(self) -> CorpusStats:
+        """The statistics of the index as it is now (the caller holds the lock)."""
+        if self._stats is None:
+            with self._store.unmapped():  # it scans every section row: no need to map them
+                self._stats = CorpusStats(self._store.db)
+        return self._stats
+
     def search(
         self,
         query: str,
@@ -93,10 +105,7 @@ class SearchIndex:
             return []
         limit = max(1, min(int(limit), 100))
         with self._lock:
-            stats = self._stats
-            if stats is None:
-                with self._store.unmapped():  # it scans every section row: no need to map them
-                    stats = self._stats = CorpusStats(self._store.db)
+            stats = self._current_stats()
             sec_blobs, title_blobs = self._store.postings(terms)
             sec_weights = section_term_weights(sec_blobs, stats)
             sec_score = bm25f_sections(sec_blobs, sec_weights, stats)

@@ -312,6 +312,13 @@ class VectorStore:
                 self._matrix = matrix
             return self._matrix
 
+    def load(self) -> None:
+        """Read the section vectors into memory and start loading the model, before any query."""
+        preload = getattr(self.embedder, "preload", None)
+        if preload is not None:
+            preload()
+        self._loaded()
+
     def similarity(self, query: str) -> PageSimilarity | None:
         """The query's similarity to each page; None when the store is empty."""
         matrix = self._loaded()

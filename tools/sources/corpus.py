@@ -229,6 +229,16 @@ class FolderCorpus:
                 preload()  # the model loads while the lexical index syncs
             self.sync(progress=_log_progress(self.kind))
 
+    def load(self) -> None:
+        """Sync, then read what searches keep in memory (statistics, section vectors) now.
+
+        A server's warm-up calls this so the first question pays for none of it.
+        """
+        self.ensure_synced()
+        self.index.load()
+        if self.vectors is not None:
+            self.vectors.load()
+
     def search(self, query: str, limit: int, collections: list[str] | None = None) -> list[Hit]:
         """Ranked pages for the query."""
         return self.ranked(query, limit, collections)

@@ -261,3 +261,17 @@ def test_weak_query_is_searched_without_foreign_function_words(
     assert fused.search(query, 3)[0].key == "graph-api.mdx"
     # A confident English query is searched as it is, function words and all.
     assert fused.search("stream custom data", 1)[0].key == "streaming.mdx"
+
+
+def test_load_reads_statistics_and_vectors_before_the_first_query(
+    corpora: tuple[FolderCorpus, ...],
+) -> None:
+    """What a server's warm-up calls: the first question then reads no statistics or vectors."""
+    fused, _ = corpora
+    assert fused.vectors is not None
+    fused.load()
+    assert fused.index._stats is not None
+    matrix = fused.vectors._matrix
+    assert matrix is not None and len(matrix.keys) == len(PAGES)
+    fused.search("Jak przesyłać strumieniowo tokeny z podgrafów?", 3)
+    assert fused.vectors._matrix is matrix  # loaded once, reused by the query
