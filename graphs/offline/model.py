@@ -35,11 +35,12 @@ from graphs.offline.ranking import RankedSource, ranked_sources
 from graphs.offline.suggestions import is_suggestions_request, offline_suggestions
 from tools.text import identifiers_in
 
-_TOKEN_RE = re.compile(r"\s*\S+")
-# The answer streams a few words per chunk, as a real model's tokens arrive: every chunk is one
-# event for the server to publish (Aegra writes each to Redis twice), and a word-per-event stream
-# of a 500-word quote costs more to publish than to compose.
-WORDS_PER_CHUNK = 4
+_TOKEN_RE = re.compile(r"\s*\S+|\s+$")
+# The answer streams a line per chunk (long lines in pieces of this many words), as a real model's
+# tokens arrive but in readable units: every chunk is one event the server publishes (Aegra makes
+# three Redis round trips per event), and a word-per-event stream of a 400-word quote costs the
+# server more than composing it. Whole lines arrive at once, so quotes never flicker half-built.
+MAX_WORDS_PER_CHUNK = 24
 # How far down the merged docs + KB ranking the offline model reads: the top 5, so the answer can
 # cite the right page whenever search ranks it there (the recall@5 the search is measured by).
 READ_SOURCES = 5
@@ -275,10 +276,25 @@ def _chunks(message: AIMessage) -> Iterator[ChatGenerationChunk]:
         )
         yield ChatGenerationChunk(message=chunk)
         return
-    words = _TOKEN_RE.findall(str(message.content))
-    for i in range(0, len(words), WORDS_PER_CHUNK):
-        chunk_text = "".join(words[i : i + WORDS_PER_CHUNK])
-        yield ChatGenerationChunk(message=AIMessageChunk(content=chunk_text))
+    for text in _line_pieces(str(message.content)):
+        yield ChatGenerationChunk(message=AIMessageChunk(content=text))
+
+
+def _line_pieces(text: str) -> Iterator[str]:
+    """`text` in stream chunks: one per line, long lines cut every MAX_WORDS_PER_CHUNK words.
+
+    The chunks join back into exactly `text`.
+    """
+    piece: list[str] = []
+    for token in _TOKEN_RE.findall(text):
+        if piece and (
+            "\n" in token[: len(token) - len(token.lstrip())] or len(piece) >= MAX_WORDS_PER_CHUNK
+        ):
+            yield "".join(piece)
+            piece = []
+        piece.append(token)
+    if piece:
+        yield "".join(piece)
 
 
 def _code_step(question: str) -> tuple[str, str] | None:

@@ -8,7 +8,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from graphs.offline.answer import compose_answer
-from graphs.offline.model import OfflineChatModel
+from graphs.offline.model import MAX_WORDS_PER_CHUNK, OfflineChatModel, _line_pieces
 from graphs.offline.passages import select_passages
 from tools import create_all_tools, load_sources
 from tools.settings import SourceSettings
@@ -250,10 +250,30 @@ def test_nothing_quotable_says_what_was_searched_and_the_closest_topics() -> Non
     assert "**Najbliższe tematy:** Streaming" in answer
 
 
-def test_streams_token_by_token() -> None:
-    chunks = list(OfflineChatModel().stream([HumanMessage("hello there friend")]))
-    assert len(chunks) > 5
-    assert "".join(str(c.content) for c in chunks).startswith("_This is an extractive answer")
+def test_streams_a_line_at_a_time_and_long_lines_in_pieces() -> None:
+    model = OfflineChatModel()
+    question = [HumanMessage("hello there friend")]
+    chunks = [str(c.content) for c in model.stream(question)]
+    assert len(chunks) > 2
+    assert "".join(chunks) == model.invoke(question).content  # nothing lost or added
+    for chunk in chunks:
+        assert "\n" not in chunk.lstrip()  # a chunk never ends one line and starts the next
+        assert len(chunk.split()) <= MAX_WORDS_PER_CHUNK
+
+
+async def test_async_stream_yields_the_same_chunks_as_the_sync_one() -> None:
+    model = OfflineChatModel()
+    question = [HumanMessage("hello there friend")]
+    sync = [str(c.content) for c in model.stream(question)]
+    assert [str(c.content) async for c in model.astream(question)] == sync
+    assert (await model.ainvoke(question)).content == "".join(sync)
+
+
+def test_long_line_is_cut_into_pieces_that_join_back() -> None:
+    text = "> " + " ".join(f"w{i}" for i in range(60)) + "\n\nend  "
+    pieces = list(_line_pieces(text))
+    assert "".join(pieces) == text
+    assert [len(p.split()) for p in pieces] == [24, 24, 13, 1]
 
 
 def test_full_loop_over_the_projects_own_docs(index_dir: Path) -> None:
