@@ -57,7 +57,7 @@ async def test_streamed_answer_cites_existing_page_and_threads_are_per_user(
         for m in batch
         if m.get("type") == "ai" and isinstance(m.get("content"), str) and m["content"]
     ]
-    assert len(texts) > 10, "answer did not stream token by token"
+    assert len(texts) > 10, "answer did not stream in pieces"
     assert len(set(texts)) > 10
     # Tool calls are visible in `updates`.
     calls = [
