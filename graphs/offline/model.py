@@ -259,7 +259,11 @@ class OfflineChatModel(BaseChatModel):
 
 
 def _chunks(message: AIMessage) -> Iterator[ChatGenerationChunk]:
-    """A planned message as stream chunks: its tool calls in one chunk, or its text a few words each."""
+    """A planned message as stream chunks: its tool calls in one chunk, or its text a line each.
+
+    The last chunk says it is the last (`chunk_position`), as a provider's final chunk does;
+    otherwise langchain-core appends an empty one, one more event for the server to publish.
+    """
     if message.tool_calls:
         chunk = AIMessageChunk(
             content="",
@@ -273,11 +277,16 @@ def _chunks(message: AIMessage) -> Iterator[ChatGenerationChunk]:
                 }
                 for i, c in enumerate(message.tool_calls)
             ],
+            chunk_position="last",
         )
         yield ChatGenerationChunk(message=chunk)
         return
-    for text in _line_pieces(str(message.content)):
-        yield ChatGenerationChunk(message=AIMessageChunk(content=text))
+    pieces = list(_line_pieces(str(message.content))) or [""]
+    for i, text in enumerate(pieces):
+        last = i == len(pieces) - 1
+        yield ChatGenerationChunk(
+            message=AIMessageChunk(content=text, chunk_position="last" if last else None)
+        )
 
 
 def _line_pieces(text: str) -> Iterator[str]:
