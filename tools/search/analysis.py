@@ -8,6 +8,7 @@ rows and one small array of postings that name terms by their place in the page'
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from tools.search.anchors import BODY_UNITS, split_links
 from tools.search.phrases import pair_codes, term_hashes
 from tools.search.postings import MAX_TF, PAGE_DTYPE
 from tools.search.snippets import snippet_prose
@@ -27,7 +29,10 @@ MAX_INDEXED_CHARS = 100_000
 # How many of each section's terms are kept (in order, as pair codes) for phrase re-ranking.
 RERANK_TERMS = 400
 
-_LINK_RE = re.compile(r"\]\((/[^)\s#?]*)|href=[\"'](/[^\"'#?]*)")
+_LINK_RE = re.compile(r"\]\(([^)\s#?]*)|href=[\"']([^\"'#?]*)")
+# Link targets that are not pages of this source: other sites, mail, in-page anchors.
+_EXTERNAL_RE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
+_PAGE_SUFFIXES = (".md", ".mdx", ".markdown")
 
 
 @dataclass
@@ -91,8 +96,14 @@ def analyse_page(
         if s.level > 0:
             trail.append((s.level, s.heading))
         head = Counter(index_terms(" / ".join(h for _, h in trail)))
-        body_terms = index_terms(s.text[:MAX_INDEXED_CHARS])
-        body = Counter(body_terms)
+        # Body tf in BODY_UNITS per own word; a link's text counts one unit (tools.search.anchors).
+        own, anchor_text, reading = split_links(s.text[:MAX_INDEXED_CHARS])
+        body_terms = index_terms(reading)
+        if anchor_text:
+            body = Counter({t: n * BODY_UNITS for t, n in Counter(index_terms(own)).items()})
+            body.update(index_terms(anchor_text))
+        else:
+            body = Counter({t: n * BODY_UNITS for t, n in Counter(body_terms).items()})
         sequence = index_terms(s.heading)[:50] + body_terms[:RERANK_TERMS]
         records.append(
             SectionRecord(
@@ -129,7 +140,7 @@ def analyse_page(
         mtime=mtime,
         size=size,
         meta_json=json.dumps(meta, default=str),
-        links_json=json.dumps(links(page)),
+        links_json=json.dumps(links(page, key)),
         title_terms=title_terms,
         sections=records,
         vocab=list(vocab),
@@ -138,10 +149,28 @@ def analyse_page(
     )
 
 
-def links(page: Page) -> list[str]:
-    """Site-relative link targets of a page (`/oss/langgraph/streaming`), each once."""
+def links(page: Page, key: str = "") -> list[str]:
+    """Link targets of a page within its source, each once.
+
+    Site-relative ones as written (`/oss/langgraph/streaming`); relative ones (`auth.md`,
+    `../guides/x.mdx`), the usual form in a folder of Markdown files, resolved against the
+    page's own key (`docs/auth`) without the file suffix. Both are matched to pages by path
+    suffix (`IndexStore._update_priors`).
+    """
     found: dict[str, None] = {}
+    base = posixpath.dirname(key)
     for s in page.sections:
         for a, b in _LINK_RE.findall(s.text):
-            found[(a or b).rstrip("/")] = None
-    return [link for link in found if link]
+            link = (a or b).strip()
+            if not link or _EXTERNAL_RE.match(link):
+                continue
+            if not link.startswith("/"):
+                link = posixpath.normpath(posixpath.join(base, link))
+                if link.startswith(".."):
+                    link = link.lstrip("./")  # above the source's root: its path words only
+            for suffix in _PAGE_SUFFIXES:
+                if link.endswith(suffix):
+                    link = link[: -len(suffix)]
+                    break
+            found[link.rstrip("/")] = None
+    return [link for link in found if link and link != "."]

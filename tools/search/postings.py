@@ -17,7 +17,8 @@ SEC_DTYPE = np.dtype([("sec", "<u4"), ("body", "<u2"), ("head", "<u2")])
 TITLE_DTYPE = np.dtype([("doc", "<u4")])
 # A page's postings as analysis hands them over: term and section by their place in the page.
 PAGE_DTYPE = np.dtype([("term", "<u4"), ("sec", "<u4"), ("body", "<u2"), ("head", "<u2")])
-# Term frequencies are stored as 16-bit counts.
+# Term frequencies are stored as 16-bit counts (body tf in `tools.search.anchors.BODY_UNITS`
+# per word, so a link's text can count less than the section's own words).
 MAX_TF = 65535
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from tools.search.anchors import BODY_UNITS
 from tools.search.postings import SEC_DTYPE, TITLE_DTYPE
 
 # BM25F: field weights inside a section (heading trail, body), and the page-title field's weight.
@@ -73,10 +74,11 @@ class CorpusStats:
             self.collection[doc_id] = collection or ""
             self.page[doc_id] = (key, url or "", title or "", collection or "")
         self.avg_tlen = float(self.tlen.sum() / self.n_docs) or 1.0
-        # BM25 length normalisers, inverted once here so a query only multiplies.
-        self.inv_body = (W_BODY / (1.0 - B_BODY + B_BODY * self.blen / self.avg_blen)).astype(
-            np.float32
-        )
+        # BM25 length normalisers, inverted once here so a query only multiplies. Body tf and
+        # length are stored in BODY_UNITS per word (anchor words count less, tools.search.anchors).
+        self.inv_body = (
+            W_BODY / BODY_UNITS / (1.0 - B_BODY + B_BODY * self.blen / self.avg_blen)
+        ).astype(np.float32)
         self.inv_head = (
             W_HEADING / (1.0 - B_HEADING + B_HEADING * self.hlen / self.avg_hlen)
         ).astype(np.float32)

@@ -33,7 +33,7 @@ from tools.search.records import Document, Parser, Progress, Reader, SourceFile,
 from tools.search.workers import Task, analysed
 from tools.sources.mdx import Section
 
-SCHEMA_VERSION = 29
+SCHEMA_VERSION = 30
 # Searches read the file through a memory map (a quarter faster than read calls); syncs and the
 # one full scan that loads the scorer's arrays do not, so they do not map, and count as
 # resident, the whole file.

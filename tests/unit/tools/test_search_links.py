@@ -1,0 +1,90 @@
+"""Links in the index: anchor text counts less than a section's own words, URLs are no words,
+and relative links (the usual form in a Markdown folder) lift their targets like site links."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tools.search.analysis import analyse_page, links
+from tools.search.anchors import BODY_UNITS, split_links
+from tools.sources.corpus import FolderCorpus, UrlRule
+from tools.sources.mdx import parse_markdown
+
+
+def write(root: Path, pages: dict[str, str]) -> None:
+    for rel, text in pages.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+def body_tf(text: str) -> dict[str, int]:
+    """Body tf of each term of a one-section page, in stored units."""
+    page = parse_markdown("p.md", f"# P\n\n{text}\n")
+    record = analyse_page("p.md", 0.0, 0, "d", page, "", "")
+    return {record.vocab[int(p["term"])]: int(p["body"]) for p in record.postings if int(p["body"])}
+
+
+def test_split_links_separates_own_words_anchor_words_and_reading_order() -> None:
+    own, anchors, reading = split_links(
+        "Requests are checked (see [Authentication](auth.md)) first. ![A diagram](img/flow.png)"
+    )
+    assert "Authentication" not in own and "auth.md" not in own and "img" not in own
+    assert "A diagram" in own  # an image's alt text describes this page
+    assert anchors == "Authentication"
+    assert reading == "Requests are checked (see Authentication) first. A diagram"
+
+
+def test_links_inside_code_fences_are_code() -> None:
+    text = "Call it:\n\n```python\nhandlers[0](event)\n```\n\nthen [read on](next.md)."
+    own, anchors, reading = split_links(text)
+    assert "handlers[0](event)" in own and "handlers[0](event)" in reading
+    assert anchors == "read on"
+
+
+def test_text_without_links_is_unchanged() -> None:
+    assert split_links("plain words only") == ("plain words only", "", "plain words only")
+
+
+def test_anchor_words_count_less_than_own_words_and_urls_not_at_all() -> None:
+    tf = body_tf("Tokens are checked. See [tokens](guides/secret-handling.md).")
+    # one own mention (BODY_UNITS) plus one anchor mention (one unit)
+    assert tf["token"] == BODY_UNITS + 1
+    assert "secret" not in tf and "handling" not in tf and "md" not in tf
+    assert body_tf("[Tokens](t.md) here.")["token"] < body_tf("Tokens here.")["token"]
+
+
+def test_overview_page_of_links_does_not_outrank_the_page_it_points_to(
+    tmp_path: Path, index_dir: Path
+) -> None:
+    write(
+        tmp_path / "docs",
+        {
+            "index.md": "# Overview\n\nThe guides: [Authentication](auth.md), "
+            "[Streaming](streaming.md), [Deploying](deploy.md).\n",
+            "auth.md": "# Access control\n\nSet bearer tokens to turn authentication on.\n",
+            "streaming.md": "# Streaming\n\nEvents.\n",
+            "deploy.md": "# Deploying\n\nServers.\n",
+        },
+    )
+    c = FolderCorpus(tmp_path / "docs", "docs", index_dir, UrlRule())
+    c.sync()
+    # Without the link prior, so only the words decide.
+    assert c.index.search("authentication", 2, prior_weight=0.0)[0].key == "auth.md"
+
+
+def test_relative_links_resolve_against_the_page_and_drop_the_suffix() -> None:
+    page = parse_markdown(
+        "guides/a.md",
+        "See [b](../b.mdx#part), [c](c.md), [site](/oss/q/), [web](https://x.example/y), "
+        "[mail](mailto:a@b.c), [here](#top) and <a href='d/e.md'>e</a>.",
+    )
+    assert links(page, "guides/a.md") == ["b", "guides/c", "/oss/q", "guides/d/e"]
+
+
+def test_relative_links_lift_their_target_like_site_links(tmp_path: Path, index_dir: Path) -> None:
+    pages = {"a.md": "# Alpha\n\nwidget setup.\n", "b.md": "# Beta\n\nwidget setup.\n"}
+    pages.update({f"sub/p{i}.md": f"# P{i}\n\nSee [alpha](../a.md).\n" for i in range(5)})
+    write(tmp_path / "site", pages)
+    c = FolderCorpus(tmp_path / "site", "docs", index_dir, UrlRule())
+    assert [h.key for h in c.search("widget setup", 2)] == ["a.md", "b.md"]
+    assert c.index.priors()["a.md"] > 0 == c.index.priors()["b.md"]
