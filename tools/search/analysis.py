@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tools.search.anchors import BODY_UNITS, split_links
+from tools.search.anchors import BODY_UNITS, link_texts, split_links
 from tools.search.phrases import pair_codes, term_hashes
 from tools.search.postings import MAX_TF, PAGE_DTYPE
 from tools.search.snippets import snippet_prose
@@ -149,28 +149,41 @@ def analyse_page(
     )
 
 
-def links(page: Page, key: str = "") -> list[str]:
-    """Link targets of a page within its source, each once.
+def links(page: Page, key: str = "") -> dict[str, str]:
+    """Link targets of a page within its source, each once, with the words of its links to it.
 
-    Site-relative ones as written (`/oss/langgraph/streaming`); relative ones (`auth.md`,
+    Site-relative targets as written (`/oss/langgraph/streaming`); relative ones (`auth.md`,
     `../guides/x.mdx`), the usual form in a folder of Markdown files, resolved against the
     page's own key (`docs/auth`) without the file suffix. Both are matched to pages by path
-    suffix (`IndexStore._update_priors`).
+    suffix (`IndexStore._update_priors`). The words are the texts of the Markdown links to the
+    target, one line each (an HTML `href` adds the target without words).
     """
-    found: dict[str, None] = {}
+    found: dict[str, list[str]] = {}
     base = posixpath.dirname(key)
     for s in page.sections:
         for a, b in _LINK_RE.findall(s.text):
-            link = (a or b).strip()
-            if not link or _EXTERNAL_RE.match(link):
-                continue
-            if not link.startswith("/"):
-                link = posixpath.normpath(posixpath.join(base, link))
-                if link.startswith(".."):
-                    link = link.lstrip("./")  # above the source's root: its path words only
-            for suffix in _PAGE_SUFFIXES:
-                if link.endswith(suffix):
-                    link = link[: -len(suffix)]
-                    break
-            found[link.rstrip("/")] = None
-    return [link for link in found if link and link != "."]
+            target = _target(a or b, base)
+            if target:
+                found.setdefault(target, [])
+        for words, url in link_texts(s.text):
+            target = _target(url.split("#", 1)[0].split("?", 1)[0], base)
+            if target and words.strip():
+                found.setdefault(target, []).append(words.strip())
+    return {target: "\n".join(dict.fromkeys(words)) for target, words in found.items()}
+
+
+def _target(link: str, base: str) -> str:
+    """A link's target page as `links` names it, or "" for one outside the source."""
+    link = link.strip()
+    if not link or _EXTERNAL_RE.match(link):
+        return ""
+    if not link.startswith("/"):
+        link = posixpath.normpath(posixpath.join(base, link))
+        if link.startswith(".."):
+            link = link.lstrip("./")  # above the source's root: its path words only
+    for suffix in _PAGE_SUFFIXES:
+        if link.endswith(suffix):
+            link = link[: -len(suffix)]
+            break
+    link = link.rstrip("/")
+    return "" if link == "." else link

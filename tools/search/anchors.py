@@ -12,6 +12,11 @@ section's text is read in three parts (`split_links`):
 - its reading order, for word pairs (`tools.search.phrases`): each link replaced by its text,
   the URL dropped, so the sentence reads as a person reads it.
 
+The other half of a link's weight goes to the page it points to: the words other pages use to
+link to a page form that page's anchor field (`link_texts` here; gathered per target page with
+the link prior, `IndexStore._update_priors`; scored in `tools.search.scoring`), the classic
+anchor-text evidence of web search: how others name a page is what users ask for it by.
+
 A URL is an address, never prose, so its path words are dropped everywhere. An image's alt text
 describes the image on this page: it stays an own word. Code fences are code: left as written.
 """
@@ -48,6 +53,20 @@ def split_links(text: str) -> tuple[str, str, str]:
         anchors.extend(m.group(2) for m in _LINK_RE.finditer(chunk) if not m.group(1))
         reading.append(_LINK_RE.sub(lambda m: m.group(2), chunk))
     return "".join(own), "\n".join(anchors), "".join(reading)
+
+
+def link_texts(text: str) -> list[tuple[str, str]]:
+    """(link text, URL) of each Markdown link outside code fences, in order; images left out."""
+    if "](" not in text:
+        return []
+    out: list[tuple[str, str]] = []
+    for chunk, is_code in _prose_and_code(text):
+        if not is_code:
+            for m in _LINK_RE.finditer(chunk):
+                if not m.group(1):
+                    url = m.group(0)[m.group(0).index("](") + 2 : -1].split()
+                    out.append((m.group(2), url[0] if url else ""))
+    return out
 
 
 def _prose_and_code(text: str) -> list[tuple[str, bool]]:

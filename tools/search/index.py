@@ -12,6 +12,7 @@ from tools.search.records import Document, Hit, Parser, Progress, Reader, Source
 from tools.search.scoring import (
     PRIOR_WEIGHT,
     CorpusStats,
+    bm25_anchors,
     bm25_titles,
     bm25f_sections,
     rank_pages,
@@ -109,7 +110,7 @@ class SearchIndex:
             sec_blobs, title_blobs = self._store.postings(terms)
             sec_weights = section_term_weights(sec_blobs, stats)
             sec_score = bm25f_sections(sec_blobs, sec_weights, stats)
-            title_score = bm25_titles(title_blobs, stats)
+            title_score = bm25_titles(title_blobs, stats) + bm25_anchors(terms, stats)
             weight = PRIOR_WEIGHT if prior_weight is None else prior_weight
             # Without a collection filter only the re-ranked head and the page asked for matter.
             need = 200 if collections else max(limit, RERANK_DEPTH)

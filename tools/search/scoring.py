@@ -13,13 +13,14 @@ only its terms' posting blobs (`tools.search.postings`).
 
 from __future__ import annotations
 
+import json
 import math
 import sqlite3
 from typing import Any
 
 import numpy as np
 
-from tools.search.anchors import BODY_UNITS
+from tools.search.anchors import ANCHOR_WEIGHT, BODY_UNITS
 from tools.search.postings import SEC_DTYPE, TITLE_DTYPE
 
 # BM25F: field weights inside a section (heading trail, body), and the page-title field's weight.
@@ -46,7 +47,7 @@ class CorpusStats:
     def __init__(self, db: sqlite3.Connection) -> None:
         secs = db.execute("SELECT id, doc, blen, hlen FROM secs").fetchall()
         docs = db.execute(
-            "SELECT id, tlen, prior, collection, key, url, title FROM docs"
+            "SELECT id, tlen, prior, collection, key, url, title, anchors FROM docs"
         ).fetchall()
         size = max((r[0] for r in secs), default=0) + 1
         dsize = max((r[0] for r in docs), default=0) + 1
@@ -68,12 +69,18 @@ class CorpusStats:
         self.collection: dict[int, str] = {}
         # What a hit shows of its page, kept here so a search reads only its sections' rows.
         self.page: dict[int, tuple[str, str, str, str]] = {}
-        for doc_id, tlen, prior, collection, key, url, title in docs:
+        # The anchor field (tools/search/anchors.py) as term -> ids of the pages linked with it.
+        # Small (a few terms per link), so it is built here rather than stored as postings.
+        anchored: dict[str, list[int]] = {}
+        for doc_id, tlen, prior, collection, key, url, title, anchors in docs:
+            for term in json.loads(anchors or "{}"):
+                anchored.setdefault(term, []).append(doc_id)
             self.tlen[doc_id] = tlen
             self.prior[doc_id] = prior
             self.collection[doc_id] = collection or ""
             self.page[doc_id] = (key, url or "", title or "", collection or "")
         self.avg_tlen = float(self.tlen.sum() / self.n_docs) or 1.0
+        self.anchors = {term: np.array(pages, np.intp) for term, pages in anchored.items()}
         # BM25 length normalisers, inverted once here so a query only multiplies. Body tf and
         # length are stored in BODY_UNITS per word (anchor words count less, tools.search.anchors).
         self.inv_body = (
@@ -177,6 +184,24 @@ def bm25_titles(blobs: list[bytes], stats: CorpusStats) -> np.ndarray[Any, Any]:
         [len(b) // TITLE_DTYPE.itemsize for b in blobs],
     )
     return np.bincount(ids, weights=idf * stats.title_weight[ids], minlength=len(stats.tlen))
+
+
+def bm25_anchors(terms: list[str], stats: CorpusStats) -> np.ndarray[Any, Any]:
+    """Per-page BM25 of the anchor field: the words other pages link to the page with.
+
+    A link's words count `ANCHOR_WEIGHT` for the section holding them and the same for the
+    page they point to. The field is a set, like the title field: a page linked a hundred
+    times as "streaming" is no more about streaming than one linked so once (how often it is
+    linked at all is the link prior's to say).
+    """
+    score = np.zeros(len(stats.tlen), np.float64)
+    saturated = (K1 + 1.0) * ANCHOR_WEIGHT / (K1 + ANCHOR_WEIGHT)
+    for term in terms:
+        pages = stats.anchors.get(term)
+        if pages is not None:
+            idf = math.log(1.0 + (stats.n_docs - len(pages) + 0.5) / (len(pages) + 0.5))
+            score[pages] += idf * saturated
+    return score
 
 
 def rank_pages(

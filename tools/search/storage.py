@@ -12,6 +12,7 @@ import json
 import math
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
@@ -32,8 +33,9 @@ from tools.search.postings import (
 from tools.search.records import Document, Parser, Progress, Reader, SourceFile, SyncStats
 from tools.search.workers import Task, analysed
 from tools.sources.mdx import Section
+from tools.text import index_terms
 
-SCHEMA_VERSION = 30
+SCHEMA_VERSION = 31
 # Searches read the file through a memory map (a quarter faster than read calls); syncs and the
 # one full scan that loads the scorer's arrays do not, so they do not map, and count as
 # resident, the whole file.
@@ -85,8 +87,8 @@ class IndexStore:
                 CREATE TABLE docs (
                     id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, url TEXT, title TEXT,
                     collection TEXT, prior REAL DEFAULT 0, tlen INTEGER DEFAULT 0, hash TEXT,
-                    mtime REAL, size INTEGER, description TEXT, meta TEXT, links TEXT DEFAULT '[]',
-                    terms TEXT DEFAULT '');
+                    mtime REAL, size INTEGER, description TEXT, meta TEXT, links TEXT DEFAULT '{}',
+                    terms TEXT DEFAULT '', anchors TEXT DEFAULT '{}');
                 CREATE TABLE secs (
                     id INTEGER PRIMARY KEY AUTOINCREMENT, doc INTEGER NOT NULL, level INTEGER,
                     blen INTEGER, hlen INTEGER, anchor TEXT, heading TEXT, pairs BLOB, prose TEXT,
@@ -299,12 +301,14 @@ class IndexStore:
         self.db.executemany("DELETE FROM post WHERE term=?", deletes)
 
     def _update_priors(self) -> None:
-        """Recompute each page's prior from how many other pages link to it.
+        """Recompute each page's prior from how many other pages link to it, and its anchor field.
 
         Why: a page the docs themselves point to often (the streaming guide, the graph API
         reference) is the canonical answer more often than a leaf page that merely mentions the
-        same words, such as one of hundreds of integration pages. Reads only the stored link
-        lists, so one changed page costs milliseconds, not a re-parse of the corpus.
+        same words, such as one of hundreds of integration pages. The words other pages link
+        to it with are its anchor field (tools/search/anchors.py): each term counted once per
+        linking page. Reads only the stored link lists, so one changed page costs
+        milliseconds, not a re-parse of the corpus.
         """
         rows = self.db.execute("SELECT id, key, links FROM docs").fetchall()
         by_suffix: dict[str, int | None] = {}
@@ -318,20 +322,26 @@ class IndexStore:
                     None if suffix in by_suffix and by_suffix[suffix] != doc_id else doc_id
                 )
         inbound: dict[int, int] = {}
+        anchors: dict[int, Counter[str]] = {}
         for doc_id, _, links in rows:
-            targets = set()
-            for link in json.loads(links or "[]"):
+            targets: dict[int, set[str]] = {}
+            for link, words in json.loads(links or "{}").items():
                 parts = [p for p in link.split("/") if p]
                 for i in range(len(parts)):
                     target = by_suffix.get("/".join(parts[i:]))
                     if target is not None:
-                        targets.add(target)
+                        targets.setdefault(target, set()).update(index_terms(words))
                         break
-            for target in targets - {doc_id}:
+            targets.pop(doc_id, None)
+            for target, terms in targets.items():
                 inbound[target] = inbound.get(target, 0) + 1
+                anchors.setdefault(target, Counter()).update(terms)
         self.db.executemany(
-            "UPDATE docs SET prior=? WHERE id=?",
-            [(math.log1p(inbound.get(doc_id, 0)), doc_id) for doc_id, _, _ in rows],
+            "UPDATE docs SET prior=?, anchors=? WHERE id=?",
+            [
+                (math.log1p(inbound.get(doc_id, 0)), json.dumps(anchors.get(doc_id, {})), doc_id)
+                for doc_id, _, _ in rows
+            ],
         )
 
     # -- reads ---------------------------------------------------------------------------------

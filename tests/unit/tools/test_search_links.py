@@ -1,5 +1,6 @@
 """Links in the index: anchor text counts less than a section's own words, URLs are no words,
-and relative links (the usual form in a Markdown folder) lift their targets like site links."""
+the words go (as an anchor field) to the page linked, and relative links (the usual form in a
+Markdown folder) count like site links."""
 
 from __future__ import annotations
 
@@ -78,7 +79,12 @@ def test_relative_links_resolve_against_the_page_and_drop_the_suffix() -> None:
         "See [b](../b.mdx#part), [c](c.md), [site](/oss/q/), [web](https://x.example/y), "
         "[mail](mailto:a@b.c), [here](#top) and <a href='d/e.md'>e</a>.",
     )
-    assert links(page, "guides/a.md") == ["b", "guides/c", "/oss/q", "guides/d/e"]
+    assert links(page, "guides/a.md") == {
+        "b": "b",
+        "guides/c": "c",
+        "/oss/q": "site",
+        "guides/d/e": "",  # an HTML link: the target, no words
+    }
 
 
 def test_relative_links_lift_their_target_like_site_links(tmp_path: Path, index_dir: Path) -> None:
@@ -88,3 +94,33 @@ def test_relative_links_lift_their_target_like_site_links(tmp_path: Path, index_
     c = FolderCorpus(tmp_path / "site", "docs", index_dir, UrlRule())
     assert [h.key for h in c.search("widget setup", 2)] == ["a.md", "b.md"]
     assert c.index.priors()["a.md"] > 0 == c.index.priors()["b.md"]
+
+
+def test_linked_page_is_found_by_the_words_others_link_to_it_with(
+    tmp_path: Path, index_dir: Path
+) -> None:
+    pages = {
+        "signin.md": "# Sign-in\n\nSet bearer tokens in the environment.\n",
+        "other.md": "# Other\n\nSet bearer tokens in a file.\n",
+        "a.md": "# A\n\nRequests are checked first (see [authentication](signin.md)).\n",
+    }
+    write(tmp_path / "docs", pages)
+    c = FolderCorpus(tmp_path / "docs", "docs", index_dir, UrlRule())
+    c.sync()
+    hits = c.index.search("bearer tokens authentication", 3, prior_weight=0.0)
+    assert hits[0].key == "signin.md"  # its own words tie with other.md: the anchor decides
+
+
+def test_anchor_field_is_a_set_per_page(tmp_path: Path, index_dir: Path) -> None:
+    # b.md is linked as "widget" from five pages, c.md from one: both have the word once.
+    pages = {
+        "b.md": "# B\n\nText.\n",
+        "c.md": "# C\n\nText.\n",
+        "d.md": "# D\n\nSee [widget](c.md).\n",
+    }
+    pages.update({f"p{i}.md": f"# P{i}\n\nSee [widget](b.md).\n" for i in range(5)})
+    write(tmp_path / "docs", pages)
+    c = FolderCorpus(tmp_path / "docs", "docs", index_dir, UrlRule())
+    c.sync()
+    scores = {h.key: h.score for h in c.index.search("widget", 10, prior_weight=0.0)}
+    assert scores["b.md"] == scores["c.md"] > 0
