@@ -3,10 +3,10 @@ answered offline over its own docs/ and kb/ must open with the page that answers
 
 The offline model runs its real tool loop in process (no server, no sockets); citations are read
 by the same code as `bench/answers.py`, which measures the same thing end to end through
-`langgraph dev`. Measured 23 of 28 (0.82) first and 28 of 28 any (24 of 28 before docs/deploy.md
-grew its Aegra sections, which now answer "what do I need on my machine" better than install.md by
-word count). The floors sit just under what is measured — first ≥ 0.80, any ≥ n - 1 — so a
-regression fails; the issue's 0.85 target for the first citation is not met yet. Lexical search only (embeddings
+`langgraph dev`. Measured 26 of 28 (0.93) first and 28 of 28 any, since link text counts half
+for the section holding it and the rest for the page it names (tools/search/anchors.py); 23 of
+28 before. The floors are the issue's target for the first citation, 0.85, and any ≥ n - 1, so a
+regression below the target fails. Lexical search only (embeddings
 off): the questions are English, where the fusion leaves a confident ranking untouched anyway.
 """
 
@@ -59,5 +59,5 @@ def test_newcomer_questions_open_with_the_page_that_answers_them(index_dir: Path
     print(
         f"\nnewcomer questions: first citation {first}/{n}, any citation {any_}/{n}; misses {misses}"
     )
-    assert first / n >= 0.80, misses
+    assert first / n >= 0.85, misses
     assert any_ >= n - 1, misses
