@@ -70,7 +70,11 @@ def build_once(corpus: Path, questions: list[str], index_dir: Path) -> dict[str,
 
     logging.disable(logging.WARNING)
     from tools.kb import FolderKnowledgeBase
-    from tools.sources.corpus import FolderCorpus, UrlRule
+
+    try:
+        from tools.sources.corpus import FolderCorpus, UrlRule
+    except ImportError:  # a baseline from before tools/ was split into packages
+        from tools.corpus import FolderCorpus, UrlRule  # type: ignore[no-redef]
 
     docs = FolderCorpus(corpus / "docs", "docs", index_dir, UrlRule(BASE_URL, STRIP))
     kb = FolderKnowledgeBase(corpus / "kb", index_dir)
