@@ -11,6 +11,7 @@ import json
 import posixpath
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +91,7 @@ def analyse_page(
     per_section: list[int] = []
     records: list[SectionRecord] = []
     trail: list[tuple[int, str]] = []
+    named_links: list[tuple[str, str]] = []  # (text, URL) of the page's links, for `links`
     for s in page.sections:
         while trail and trail[-1][0] >= s.level > 0:
             trail.pop()
@@ -97,13 +99,16 @@ def analyse_page(
             trail.append((s.level, s.heading))
         head = Counter(index_terms(" / ".join(h for _, h in trail)))
         # Body tf in BODY_UNITS per own word; a link's text counts one unit (tools.search.anchors).
-        own, anchor_text, reading = split_links(s.text[:MAX_INDEXED_CHARS])
-        body_terms = index_terms(reading)
-        if anchor_text:
-            body = Counter({t: n * BODY_UNITS for t, n in Counter(index_terms(own)).items()})
-            body.update(index_terms(anchor_text))
-        else:
-            body = Counter({t: n * BODY_UNITS for t, n in Counter(body_terms).items()})
+        # The reading order holds the own words and the links' texts, so the own words' counts
+        # are its counts less the links' (one tokenisation of the section, not two).
+        split = split_links(s.text[:MAX_INDEXED_CHARS])
+        named_links.extend(split.links)
+        body_terms = index_terms(split.reading)
+        body = Counter({t: n * BODY_UNITS for t, n in Counter(body_terms).items()})
+        if split.anchors:
+            for t, a in Counter(index_terms(split.anchors)).items():
+                own = max(0, body.get(t, 0) // BODY_UNITS - a)
+                body[t] = own * BODY_UNITS + a
         sequence = index_terms(s.heading)[:50] + body_terms[:RERANK_TERMS]
         records.append(
             SectionRecord(
@@ -140,7 +145,7 @@ def analyse_page(
         mtime=mtime,
         size=size,
         meta_json=json.dumps(meta, default=str),
-        links_json=json.dumps(links(page, key)),
+        links_json=json.dumps(links(page, key, named_links)),
         title_terms=title_terms,
         sections=records,
         vocab=list(vocab),
@@ -149,14 +154,17 @@ def analyse_page(
     )
 
 
-def links(page: Page, key: str = "") -> dict[str, str]:
+def links(
+    page: Page, key: str = "", named: Sequence[tuple[str, str]] | None = None
+) -> dict[str, str]:
     """Link targets of a page within its source, each once, with the words of its links to it.
 
     Site-relative targets as written (`/oss/langgraph/streaming`); relative ones (`auth.md`,
     `../guides/x.mdx`), the usual form in a folder of Markdown files, resolved against the
     page's own key (`docs/auth`) without the file suffix. Both are matched to pages by path
     suffix (`IndexStore._update_priors`). The words are the texts of the Markdown links to the
-    target, one line each (an HTML `href` adds the target without words).
+    target, one line each (an HTML `href` adds the target without words); `named` are the page's
+    (link text, URL) pairs when the caller has split its sections already.
     """
     found: dict[str, list[str]] = {}
     base = posixpath.dirname(key)
@@ -165,10 +173,12 @@ def links(page: Page, key: str = "") -> dict[str, str]:
             target = _target(a or b, base)
             if target:
                 found.setdefault(target, [])
-        for words, url in link_texts(s.text):
-            target = _target(url.split("#", 1)[0].split("?", 1)[0], base)
-            if target and words.strip():
-                found.setdefault(target, []).append(words.strip())
+    if named is None:
+        named = [pair for s in page.sections for pair in link_texts(s.text)]
+    for words, url in named:
+        target = _target(url.split("#", 1)[0].split("?", 1)[0], base)
+        if target and words.strip():
+            found.setdefault(target, []).append(words.strip())
     return {target: "\n".join(dict.fromkeys(words)) for target, words in found.items()}
 
 

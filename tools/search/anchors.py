@@ -24,6 +24,7 @@ describes the image on this page: it stays an own word. Code fences are code: le
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 # An anchor word's share of an own word in a section's body term frequency. Body tf is stored
 # in units of this share (`BODY_UNITS` per own word), so the postings stay integer counts.
@@ -37,36 +38,46 @@ _LINK_RE = re.compile(
 _FENCE_LINE_RE = re.compile(r"^\s*(`{3,}|~{3,})", re.MULTILINE)
 
 
-def split_links(text: str) -> tuple[str, str, str]:
-    """(own text, anchor text, reading text) of a section's markdown; see the module docstring."""
+class LinkSplit(NamedTuple):
+    """A section's markdown read three ways (see the module docstring), and its links."""
+
+    own: str
+    anchors: str
+    reading: str
+    links: list[tuple[str, str]]  # (link text, URL) of each link, in order; images left out
+
+
+def split_links(text: str) -> LinkSplit:
+    """A section's markdown split by its links, in one pass over its prose; code left as is."""
     if "](" not in text:  # most sections: no link at all
-        return text, "", text
+        return LinkSplit(text, "", text, [])
     own: list[str] = []
-    anchors: list[str] = []
     reading: list[str] = []
+    links: list[tuple[str, str]] = []
     for chunk, is_code in _prose_and_code(text):
-        if is_code:
-            own.append(chunk)
-            reading.append(chunk)
-            continue
-        own.append(_LINK_RE.sub(lambda m: m.group(2) if m.group(1) else " ", chunk))
-        anchors.extend(m.group(2) for m in _LINK_RE.finditer(chunk) if not m.group(1))
-        reading.append(_LINK_RE.sub(lambda m: m.group(2), chunk))
-    return "".join(own), "\n".join(anchors), "".join(reading)
+        pos = 0
+        if not is_code:
+            for m in _LINK_RE.finditer(chunk):
+                before, words = chunk[pos : m.start()], m.group(2)
+                own.append(before)
+                reading.append(before)
+                reading.append(words)
+                if m.group(1):  # an image: its alt text describes this page
+                    own.append(words)
+                else:
+                    own.append(" ")
+                    target = m.group(0)[m.group(0).index("](") + 2 : -1].split()
+                    links.append((words, target[0] if target else ""))
+                pos = m.end()
+        own.append(chunk[pos:])
+        reading.append(chunk[pos:])
+    anchors = "\n".join(words for words, _ in links)
+    return LinkSplit("".join(own), anchors, "".join(reading), links)
 
 
 def link_texts(text: str) -> list[tuple[str, str]]:
     """(link text, URL) of each Markdown link outside code fences, in order; images left out."""
-    if "](" not in text:
-        return []
-    out: list[tuple[str, str]] = []
-    for chunk, is_code in _prose_and_code(text):
-        if not is_code:
-            for m in _LINK_RE.finditer(chunk):
-                if not m.group(1):
-                    url = m.group(0)[m.group(0).index("](") + 2 : -1].split()
-                    out.append((m.group(2), url[0] if url else ""))
-    return out
+    return split_links(text).links
 
 
 def _prose_and_code(text: str) -> list[tuple[str, bool]]:

@@ -26,9 +26,10 @@ def body_tf(text: str) -> dict[str, int]:
 
 
 def test_split_links_separates_own_words_anchor_words_and_reading_order() -> None:
-    own, anchors, reading = split_links(
+    own, anchors, reading, named = split_links(
         "Requests are checked (see [Authentication](auth.md)) first. ![A diagram](img/flow.png)"
     )
+    assert named == [("Authentication", "auth.md")]  # the image is no link to a page
     assert "Authentication" not in own and "auth.md" not in own and "img" not in own
     assert "A diagram" in own  # an image's alt text describes this page
     assert anchors == "Authentication"
@@ -37,13 +38,13 @@ def test_split_links_separates_own_words_anchor_words_and_reading_order() -> Non
 
 def test_links_inside_code_fences_are_code() -> None:
     text = "Call it:\n\n```python\nhandlers[0](event)\n```\n\nthen [read on](next.md)."
-    own, anchors, reading = split_links(text)
+    own, anchors, reading, _ = split_links(text)
     assert "handlers[0](event)" in own and "handlers[0](event)" in reading
     assert anchors == "read on"
 
 
 def test_text_without_links_is_unchanged() -> None:
-    assert split_links("plain words only") == ("plain words only", "", "plain words only")
+    assert split_links("plain words only") == ("plain words only", "", "plain words only", [])
 
 
 def test_anchor_words_count_less_than_own_words_and_urls_not_at_all() -> None:
