@@ -93,9 +93,15 @@ def test_incremental_sync(tmp_path: Path, corpus: FolderCorpus) -> None:
     assert corpus.search("zyxwvu", 3) == []
 
 
-def test_link_prior_prefers_linked_page(tmp_path: Path, index_dir: Path) -> None:
+@pytest.mark.parametrize(
+    ("linking_page", "link"),
+    [("p{i}.md", "[a](/a)"), ("sub/p{i}.md", "[alpha](../a.md)")],  # site-relative, relative
+)
+def test_link_prior_prefers_linked_page(
+    tmp_path: Path, index_dir: Path, linking_page: str, link: str
+) -> None:
     pages = {"a.md": "# Alpha\n\nwidget setup.\n", "b.md": "# Beta\n\nwidget setup.\n"}
-    pages.update({f"p{i}.md": f"# P{i}\n\nSee [a](/a).\n" for i in range(5)})
+    pages.update({linking_page.format(i=i): f"# P{i}\n\nSee {link}.\n" for i in range(5)})
     write(tmp_path / "site", pages)
     c = FolderCorpus(tmp_path / "site", "docs", index_dir, UrlRule())
     assert [h.key for h in c.search("widget setup", 2)] == ["a.md", "b.md"]

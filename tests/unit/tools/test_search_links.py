@@ -88,15 +88,6 @@ def test_relative_links_resolve_against_the_page_and_drop_the_suffix() -> None:
     }
 
 
-def test_relative_links_lift_their_target_like_site_links(tmp_path: Path, index_dir: Path) -> None:
-    pages = {"a.md": "# Alpha\n\nwidget setup.\n", "b.md": "# Beta\n\nwidget setup.\n"}
-    pages.update({f"sub/p{i}.md": f"# P{i}\n\nSee [alpha](../a.md).\n" for i in range(5)})
-    write(tmp_path / "site", pages)
-    c = FolderCorpus(tmp_path / "site", "docs", index_dir, UrlRule())
-    assert [h.key for h in c.search("widget setup", 2)] == ["a.md", "b.md"]
-    assert c.index.priors()["a.md"] > 0 == c.index.priors()["b.md"]
-
-
 def test_linked_page_is_found_by_the_words_others_link_to_it_with(
     tmp_path: Path, index_dir: Path
 ) -> None:
