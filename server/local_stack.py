@@ -40,6 +40,16 @@ class StackError(RuntimeError):
     """A service could not be found or did not start; the message says which and why."""
 
 
+def stop_process(proc: subprocess.Popen[bytes], timeout: float) -> int:
+    """SIGTERM, then SIGKILL after `timeout` seconds; the exit status."""
+    proc.terminate()
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.wait()
+
+
 def _free_port() -> int:
     """A loopback port nobody listens on right now."""
     with socket.socket() as s:
@@ -163,11 +173,7 @@ def local_redis() -> Iterator[str]:
             time.sleep(0.05)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc, timeout=10)
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -330,12 +336,8 @@ def _serve(args: argparse.Namespace) -> int:
         try:
             return proc.wait()
         except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see main): stop Aegra, then the databases
-            proc.terminate()  # SIGTERM: uvicorn drains; SIGINT may be ignored in a background job
-            try:
-                return proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                return proc.wait()
+            # SIGTERM: uvicorn drains; SIGINT may be ignored in a background job.
+            return stop_process(proc, timeout=30)
 
 
 @contextmanager

@@ -139,11 +139,7 @@ def langgraph_dev(
             raise RuntimeError(f"langgraph dev did not start:\n{log_path.read_text()[-4000:]}")
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        local_stack.stop_process(proc, timeout=20)
 
 
 @pytest.fixture(scope="session")
