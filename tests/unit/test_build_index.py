@@ -69,6 +69,24 @@ def test_warm_up_only_in_a_server_once_and_can_be_switched_off(
     assert build_index.warm_up(sources) is None  # once per process
 
 
+def test_warm_up_also_reads_the_code_definitions(
+    settings: SourceSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tools.codebase import symbols
+
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "quokka.py").write_text("class QuokkaCounter:\n    pass\n")
+    sources = load_sources(settings)
+    sources.code_roots = load_sources(
+        SourceSettings.from_env({"DOCS_AGENT_CODE_ROOTS": f"app={code}"})
+    ).code_roots
+    monkeypatch.setattr(symbols, "_CACHE", {})
+    build_index._warm(sources)
+    # The offline model's first code step finds the definitions already read.
+    assert [list(index.names) for index in symbols._CACHE.values()] == [["QuokkaCounter"]]
+
+
 def test_warm_up_failure_is_logged_not_raised(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -46,6 +46,48 @@ class FileMatches:
     definitions: list[int] = field(default_factory=list)
 
 
+# Word boundaries in ASCII, in both backends: identifiers in code are ASCII, and ripgrep 13's
+# Unicode `\b` leaves its fast DFA at the first non-ASCII byte of a file (a comment, a docstring),
+# which made `\b(?:a|B|c)\b` 5-9 times slower (90 ms against 10 ms on langgraph's sources).
+RG_BOUNDARIES = ("(?-u:\\b)", "(?-u:\\B)")
+PY_BOUNDARIES = ("(?a:\\b)", "(?a:\\B)")
+
+
+def ascii_boundaries(pattern: str, spelling: tuple[str, str]) -> str:
+    r"""`pattern` with each `\b` / `\B` outside a character class spelled as ASCII-only.
+
+    Escapes are read in pairs, so `\\b` (a backslash, then `b`) stays as it is; a class is
+    skipped whole (`]` right after `[` or `[^` is a literal). Nothing else in the pattern changes.
+    """
+    out: list[str] = []
+    i, in_class = 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and i + 1 < len(pattern):
+            pair = pattern[i : i + 2]
+            if not in_class and pair[1] in "bB":
+                out.append(spelling[0] if pair[1] == "b" else spelling[1])
+            else:
+                out.append(pair)
+            i += 2
+            continue
+        if c == "[" and not in_class:
+            in_class = True
+            j = i + 1
+            if pattern[j : j + 1] == "^":
+                j += 1
+            if pattern[j : j + 1] == "]":
+                j += 1  # a leading `]` is a literal
+            out.append(pattern[i:j])
+            i = j
+            continue
+        if c == "]" and in_class:
+            in_class = False
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def rg_available() -> bool:
     """Whether ripgrep is on PATH."""
     return shutil.which("rg") is not None
@@ -116,7 +158,7 @@ def _search_rg(root: CodeRoot, base: Path, pattern: str, timeout: float) -> list
     if _smart_case(pattern):
         cmd.append("--ignore-case")
     cmd += ripgrep_excludes()
-    cmd += ["-e", pattern, "--", str(base)]
+    cmd += ["-e", ascii_boundaries(pattern, RG_BOUNDARIES), "--", str(base)]
     try:
         proc = subprocess.run(cmd, capture_output=True, timeout=max(timeout, 0.1), check=False)
     except subprocess.TimeoutExpired as exc:
@@ -126,7 +168,7 @@ def _search_rg(root: CodeRoot, base: Path, pattern: str, timeout: float) -> list
     if proc.returncode == 2 and not proc.stdout:
         err = proc.stderr.decode("utf-8", "replace").strip()
         raise SearchError(f"Invalid regular expression {pattern!r}: {_first_error_line(err)}")
-    by_file: dict[str, FileMatches] = {}
+    by_path: dict[str, FileMatches | None] = {}
     for raw in proc.stdout.splitlines():
         try:
             event = json.loads(raw)
@@ -139,13 +181,15 @@ def _search_rg(root: CodeRoot, base: Path, pattern: str, timeout: float) -> list
         line_text = data["lines"].get("text")
         if path_text is None or line_text is None:
             continue
-        full = Path(path_text)
-        if refused_component(root, full) is not None:
-            continue  # defence in depth: the walk and the globs should already have skipped it
-        display = root.display(full)
-        fm = by_file.setdefault(display, FileMatches(display))
-        fm.lines.append((int(data["line_number"]), _clip(line_text)))
-    return list(by_file.values())
+        if path_text not in by_path:  # decided once per file, not once per matching line
+            full = Path(path_text)
+            # Defence in depth: the walk and the globs should already have skipped a refused file.
+            refused = refused_component(root, full) is not None
+            by_path[path_text] = None if refused else FileMatches(root.display(full))
+        fm = by_path[path_text]
+        if fm is not None:
+            fm.lines.append((int(data["line_number"]), _clip(line_text)))
+    return [fm for fm in by_path.values() if fm is not None]
 
 
 def _first_error_line(err: str) -> str:
@@ -161,7 +205,10 @@ def _clip(text: str) -> str:
 
 def _search_py(root: CodeRoot, base: Path, pattern: str, deadline: float) -> list[FileMatches]:
     try:
-        rx = regex.compile(pattern, flags=regex.IGNORECASE if _smart_case(pattern) else 0)
+        rx = regex.compile(
+            ascii_boundaries(pattern, PY_BOUNDARIES),
+            flags=regex.IGNORECASE if _smart_case(pattern) else 0,
+        )
     except regex.error as exc:
         raise SearchError(f"Invalid regular expression {pattern!r}: {exc}") from exc
     out: list[FileMatches] = []

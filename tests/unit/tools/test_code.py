@@ -139,6 +139,31 @@ def test_rg_and_fallback_give_the_same_output(
     assert format_matches(rg, pattern) == format_matches(py, pattern)
 
 
+@pytest.mark.parametrize(
+    ("pattern", "spelled"),
+    [
+        (r"\bStateGraph\b", r"(?-u:\b)StateGraph(?-u:\b)"),
+        (r"\Bx", r"(?-u:\B)x"),
+        (r"a\\b", r"a\\b"),  # an escaped backslash, then a plain `b`
+        (r"[\b]\b", r"[\b](?-u:\b)"),  # inside a class it is left alone
+        (r"[]\b]|[^]\b]\b", r"[]\b]|[^]\b](?-u:\b)"),  # a leading `]` is a literal
+        ("plain", "plain"),
+    ],
+)
+def test_word_boundaries_are_spelled_in_ascii(pattern: str, spelled: str) -> None:
+    assert code_search.ascii_boundaries(pattern, code_search.RG_BOUNDARIES) == spelled
+
+
+@pytest.mark.parametrize("use_rg", [pytest.param(True, marks=needs_rg), False])
+def test_word_boundaries_next_to_non_ascii_letters_are_the_same_in_both_backends(
+    tmp_path: Path, use_rg: bool
+) -> None:
+    (tmp_path / "cafe.py").write_text("naïve = 1\nve = 2\nnaive = 3\n# café ve\n")
+    found = code_search.search([(CodeRoot("app", tmp_path), tmp_path)], r"\bve\b", use_rg=use_rg)
+    # ASCII word boundaries: `ï` is not a word character, so `ve` in `naïve` is a whole word.
+    assert [(f.display, [n for n, _ in f.lines]) for f in found] == [("app/cafe.py", [1, 2, 4])]
+
+
 def test_binary_files_are_skipped_and_not_read(tree: tuple[list[CodeRoot], Path]) -> None:
     roots, _ = tree
     found = code_search.search([(roots[0], roots[0].path)], "StateGraph", use_rg=False)
