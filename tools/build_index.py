@@ -59,18 +59,28 @@ def warm_up(sources: Sources | None = None) -> threading.Thread | None:
 
 
 def _warm(sources: Sources | None) -> None:
+    """Load what questions need, most needed first, so a question arriving meanwhile waits less.
+
+    The lexical indexes, which every search reads; the code definitions, which the offline
+    model's code step reads; then the section vectors and the embedding model, which only a weak
+    lexical ranking (a question in another language) reads.
+    """
     start = time.perf_counter()
     try:
         sources = sources or load_sources()
-        for name, backend in indexed_sources(sources):
-            load = getattr(backend, "load", None) or getattr(backend, "ensure_synced", None)
+        indexed = indexed_sources(sources)
+        for name, backend in indexed:
+            load = getattr(backend, "load_lexical", None) or getattr(backend, "ensure_synced", None)
             if callable(load):
                 load()
             log.info("%s index ready", name)
         if sources.code_roots:
-            # The definitions the offline model's code step picks names from (200 ms on this repo).
-            symbol_index(sources.code_roots)
+            symbol_index(sources.code_roots)  # 0.2 s on this repository and langgraph
             log.info("code symbols ready")
+        for _, backend in indexed:
+            load_vectors = getattr(backend, "load_vectors", None)
+            if callable(load_vectors):
+                load_vectors()
     except Exception:  # noqa: BLE001 — the lazy build on first use retries and reports to the user
         log.exception("index warm-up failed; the first search will build the index")
         return

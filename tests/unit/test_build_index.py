@@ -87,6 +87,29 @@ def test_warm_up_also_reads_the_code_definitions(
     assert [list(index.names) for index in symbols._CACHE.values()] == [["QuokkaCounter"]]
 
 
+def test_warm_up_loads_what_every_question_needs_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+
+    class Backend:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def sync(self, progress: object = None) -> None:
+            raise AssertionError("the warm-up loads; it does not rebuild")
+
+        def load_lexical(self) -> None:
+            calls.append(f"{self.name} lexical")
+
+        def load_vectors(self) -> None:
+            calls.append(f"{self.name} vectors")
+
+    monkeypatch.setattr(build_index, "symbol_index", lambda roots: calls.append("code symbols"))
+    sources = types.SimpleNamespace(docs=Backend("docs"), kb=Backend("kb"), code_roots=["app"])
+    build_index._warm(sources)  # type: ignore[arg-type]
+    # Vectors only serve weak lexical rankings: a question arriving meanwhile needs the rest first.
+    assert calls == ["docs lexical", "kb lexical", "code symbols", "docs vectors", "kb vectors"]
+
+
 def test_warm_up_failure_is_logged_not_raised(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -97,7 +120,7 @@ def test_warm_up_failure_is_logged_not_raised(
         def ensure_synced(self) -> None:
             self.sync()
 
-    sources = types.SimpleNamespace(docs=Broken(), kb=None)
+    sources = types.SimpleNamespace(docs=Broken(), kb=None, code_roots=[])
     build_index._warm(sources)  # type: ignore[arg-type]
     assert "index warm-up failed" in caplog.text
 

@@ -234,8 +234,16 @@ class FolderCorpus:
 
         A server's warm-up calls this so the first question pays for none of it.
         """
+        self.load_lexical()
+        self.load_vectors()
+
+    def load_lexical(self) -> None:
+        """Sync and read the lexical statistics: what every search needs."""
         self.ensure_synced()
         self.index.load()
+
+    def load_vectors(self) -> None:
+        """Read the section vectors and start loading the model: only weak lexical rankings use them."""
         if self.vectors is not None:
             self.vectors.load()
 
