@@ -354,6 +354,14 @@ class IndexStore:
         """The terms' section and title posting blobs."""
         return fetch_postings(self.db, terms)
 
+    def known_terms(self, terms: Sequence[str]) -> set[str]:
+        """Those of the terms that some page holds (in a section or its title field)."""
+        terms = list(dict.fromkeys(terms))
+        if not terms:
+            return set()
+        rows = self.db.execute(f"SELECT term FROM post WHERE term IN ({marks(terms)})", terms)
+        return {r[0] for r in rows}
+
     def best_sections(self, ids: list[int], with_prose: bool) -> dict[int, tuple[Any, ...]]:
         """(heading, level, anchor, prose, pair codes) of sections by id, in one query."""
         prose = "prose" if with_prose else "''"
