@@ -41,7 +41,7 @@ from dataclasses import replace
 
 from tools.search import Hit
 from tools.search.scoring import K1
-from tools.search.vectors import VectorStore
+from tools.search.vectors import QUERY_CHARS, VectorStore
 from tools.text import index_terms, is_identifier
 
 # The calibrated lexical score at which a ranking is trusted as it is (see the module docstring).
@@ -63,7 +63,7 @@ def unread_words(query: str, known: Callable[[list[str]], set[str]]) -> str:
     that some page happens to quote ("estado", "final") is no lexical evidence worth the
     name, and the encoder needs it to read the sentence.
     """
-    tokens = query.split()
+    tokens = query[:QUERY_CHARS].split()  # all the encoder reads of it
     words = [token.strip(_PUNCTUATION) for token in tokens]
     terms = [index_terms(word) if _written_alike(word) else [] for word in words]
     held = known([t for ts in terms for t in ts])

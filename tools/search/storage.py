@@ -357,10 +357,12 @@ class IndexStore:
     def known_terms(self, terms: Sequence[str]) -> set[str]:
         """Those of the terms that some page holds (in a section or its title field)."""
         terms = list(dict.fromkeys(terms))
-        if not terms:
-            return set()
-        rows = self.db.execute(f"SELECT term FROM post WHERE term IN ({marks(terms)})", terms)
-        return {r[0] for r in rows}
+        known: set[str] = set()
+        for i in range(0, len(terms), 500):  # within SQLite's limit on parameters
+            part = terms[i : i + 500]
+            rows = self.db.execute(f"SELECT term FROM post WHERE term IN ({marks(part)})", part)
+            known.update(r[0] for r in rows)
+        return known
 
     def best_sections(self, ids: list[int], with_prose: bool) -> dict[int, tuple[Any, ...]]:
         """(heading, level, anchor, prose, pair codes) of sections by id, in one query."""

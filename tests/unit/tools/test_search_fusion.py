@@ -320,3 +320,15 @@ def test_identifiers_the_index_matched_do_not_steer_the_vectors(
     twice = {h.key: h.calibrated for h in fuse(hits, query, fused.vectors, 3)}
     assert got["llm.mdx"] < twice["llm.mdx"]
     assert got["streaming.mdx"] > twice["streaming.mdx"]
+
+
+def test_known_terms_of_a_pasted_wall_of_identifiers(
+    corpora: tuple[FolderCorpus, ...],
+) -> None:
+    fused, _ = corpora
+    fused.sync()
+    many = [f"term{i}" for i in range(2_000)] + ["stategraph"]
+    assert fused.index.known_terms(many) == {"stategraph"}
+    assert fused.index.known_terms([]) == set()
+    wall = " ".join(f"Class{i}Name" for i in range(3_000))  # far past what the encoder reads
+    assert fused.search("Jak " + wall, 3) is not None
