@@ -98,9 +98,10 @@ def analyse_page(
         if s.level > 0:
             trail.append((s.level, s.heading))
         head = Counter(index_terms(" / ".join(h for _, h in trail)))
-        # Body tf in BODY_UNITS per own word; a link's text counts one unit (tools.search.anchors).
-        # The reading order holds the own words and the links' texts, so the own words' counts
-        # are its counts less the links' (one tokenisation of the section, not two).
+        # Body tf in BODY_UNITS per own word; an anchor word (a link's text, a link list entry's
+        # description) counts one unit (tools.search.anchors). The reading order holds the own
+        # and the anchor words, so the own words' counts are its counts less the anchors' (one
+        # tokenisation of the section, not two). The length counts every word said in full.
         split = split_links(s.text[:MAX_INDEXED_CHARS])
         named_links.extend(split.links)
         body_terms = index_terms(split.reading)
@@ -116,7 +117,7 @@ def analyse_page(
                 level=s.level,
                 anchor=s.anchor,
                 text=s.text,
-                blen=body.total(),
+                blen=len(body_terms) * BODY_UNITS,
                 hlen=head.total(),
                 pairs=pair_codes(term_hashes(sequence)).tobytes(),
                 prose=snippet_prose(s.text),

@@ -6,9 +6,13 @@ every topic it links to at full strength, and it outranks the pages it points at
 section's text is read in three parts (`split_links`):
 
 - its own words: the text without the links' texts and without their URLs;
-- its anchor words: the links' texts. They count for the section at `ANCHOR_WEIGHT` of an own
-  word, not zero, because an inline link often names the sentence's subject
-  ("build it with a [`StateGraph`](/oss/graph-api)");
+- its anchor words: the links' texts, and the rest of the line of a list item that opens with a
+  link ("- [Streaming](/streaming) — stream tokens from subgraphs": a link list's entry, whose
+  words describe the page linked, as extended anchor text does in web search). They count for
+  the section at `ANCHOR_WEIGHT` of an own word, not zero, because an inline link often names
+  the sentence's subject ("build it with a [`StateGraph`](/oss/graph-api)"). They count in
+  full in the section's length (`tools.search.analysis`): length normalisation measures how
+  much a section says, and a list of links described in passing says a lot, about other pages;
 - its reading order, for word pairs (`tools.search.phrases`): each link replaced by its text,
   the URL dropped, so the sentence reads as a person reads it.
 
@@ -35,6 +39,9 @@ BODY_UNITS = round(1 / ANCHOR_WEIGHT)
 _LINK_RE = re.compile(
     r"(!?)\[([^\[\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+[\"'][^\"'\n]*[\"'])?\)"
 )
+# A list item's line up to a link that opens it ("- [Streaming](/streaming): how to …"): such
+# an item is a link list's entry, and the rest of its line describes the linked page.
+_LIST_LINK_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+[*_]*$")
 _FENCE_LINE_RE = re.compile(r"^\s*(`{3,}|~{3,})", re.MULTILINE)
 
 
@@ -54,12 +61,14 @@ def split_links(text: str) -> LinkSplit:
     own: list[str] = []
     reading: list[str] = []
     links: list[tuple[str, str]] = []
+    described: list[str] = []  # the rest of link-list items' lines (see `_LIST_LINK_RE`)
     for chunk, is_code in _prose_and_code(text):
         pos = 0
+        describing = False  # inside a list item that a link opens, before its line ends
         if not is_code:
             for m in _LINK_RE.finditer(chunk):
                 before, words = chunk[pos : m.start()], m.group(2)
-                own.append(before)
+                describing = _keep_prose(before, describing, own, described)
                 reading.append(before)
                 reading.append(words)
                 if m.group(1):  # an image: its alt text describes this page
@@ -68,11 +77,31 @@ def split_links(text: str) -> LinkSplit:
                     own.append(" ")
                     target = m.group(0)[m.group(0).index("](") + 2 : -1].split()
                     links.append((words, target[0] if target else ""))
+                    line = chunk[chunk.rfind("\n", 0, m.start()) + 1 : m.start()]
+                    describing = describing or bool(_LIST_LINK_RE.match(line))
                 pos = m.end()
-        own.append(chunk[pos:])
+        _keep_prose(chunk[pos:], describing, own, described)
         reading.append(chunk[pos:])
-    anchors = "\n".join(words for words, _ in links)
+    anchors = "\n".join([*(words for words, _ in links), *described])
     return LinkSplit("".join(own), anchors, "".join(reading), links)
+
+
+def _keep_prose(part: str, describing: bool, own: list[str], described: list[str]) -> bool:
+    """Add prose between links to `own`, or, up to the line's end, to `described`.
+
+    Returns whether the next part still describes a link (the line has not ended).
+    """
+    if not describing:
+        own.append(part)
+        return False
+    end = part.find("\n")
+    if end < 0:
+        described.append(part)
+        own.append(" ")
+        return True
+    described.append(part[:end])
+    own.append(" " + part[end:])
+    return False
 
 
 def link_texts(text: str) -> list[tuple[str, str]]:

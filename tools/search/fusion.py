@@ -20,6 +20,13 @@ The gate and the weights follow from what the two scores mean, not from a sweep:
   scores) as a share of the way to an identical text: e = (cos − bg) / (1 − bg), in [0, 1],
   lifted by the page's link prior exactly as its lexical score is (relative to the median
   page, so the scale stays; `VectorStore.set_priors`).
+- The vectors read the words the lexical side could not: the query less the identifiers and
+  acronyms that the index holds (`unread_words`). A weak query is often one in another language
+  that matched only such words ("LLM", "OpenAI", "API"), written alike in every language; they
+  are already counted in `c`, and left in a short sentence they pull its vector to the pages
+  about them (every LLM integration page) rather than to the question asked. The blend adds
+  the two sides' evidence, which assumes each word counts once. A query left with no word
+  has no vector side.
 - The blend is w · c + (1 − w) · GATE · e. The vector evidence is put on the lexical scale at
   most at the gate: similarity of meaning alone is never worth more than a borderline lexical
   match. So a fused score stays below every confident source's best hit, and fused results of
@@ -28,18 +35,44 @@ The gate and the weights follow from what the two scores mean, not from a sweep:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from tools.search import Hit
 from tools.search.scoring import K1
-from tools.search.vectors import VectorStore
+from tools.search.vectors import QUERY_CHARS, VectorStore
+from tools.text import index_terms, is_identifier
 
 # The calibrated lexical score at which a ranking is trusted as it is (see the module docstring).
 GATE = 0.5 / (K1 + 1.0)
 # How many of the closest pages by vector join the candidates: enough to fill any result list
 # the tools ask for by default, a small share of a corpus.
 VECTOR_CANDIDATES = 20
+# Letters and digits all in upper case, two or more, starting with a letter: an acronym.
+_ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9]+")
+_PUNCTUATION = "¿?¡!.,;:()[]{}\"'«»„“”`"
+
+
+def unread_words(query: str, known: Callable[[list[str]], set[str]]) -> str:
+    """The query without the identifiers and acronyms that the lexical side read.
+
+    Those are the words written alike in every language ("LLM", "OpenAI", `tool_calls`,
+    "KeyError"), matched exactly by the index when it holds them (`known`: which index terms
+    it holds). Every other word stays, even one the index holds: a word of another language
+    that some page happens to quote ("estado", "final") is no lexical evidence worth the
+    name, and the encoder needs it to read the sentence.
+    """
+    tokens = query[:QUERY_CHARS].split()  # all the encoder reads of it
+    words = [token.strip(_PUNCTUATION) for token in tokens]
+    terms = [index_terms(word) if _written_alike(word) else [] for word in words]
+    held = known([t for ts in terms for t in ts])
+    return " ".join(tok for tok, ts in zip(tokens, terms, strict=True) if not held.intersection(ts))
+
+
+def _written_alike(word: str) -> bool:
+    """An identifier (CamelCase, snake_case, CONSTANT) or an acronym ("LLM", "API", "GPT4")."""
+    return is_identifier(word) or bool(_ACRONYM_RE.fullmatch(word))
 
 
 def lexical_weight(hits: Sequence[Hit]) -> float | None:
@@ -57,7 +90,10 @@ def fuse(
     limit: int,
     collections: Sequence[str] | None = None,
 ) -> list[Hit]:
-    """The final ranking of one index for `query` from its lexical `hits` (best first).
+    """The final ranking of one index from its lexical `hits` (best first) and `query`.
+
+    `query` is what the vectors read: the question, or the part of it the lexical side could
+    not read (`unread_words`); an empty one leaves the lexical ranking as it is.
 
     Returns the lexical hits themselves (the first `limit`) when they are confident, carry no
     calibrated score, or there are no vectors; otherwise the blend described in the module

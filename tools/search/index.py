@@ -149,6 +149,11 @@ class SearchIndex:
             )
         return hits
 
+    def known_terms(self, terms: Sequence[str]) -> set[str]:
+        """Those of the (index) terms that the index holds: the words its lexical side can read."""
+        with self._lock:
+            return self._store.known_terms(terms)
+
     def get(self, key: str) -> Document | None:
         """A stored page by key (its path or article id)."""
         with self._lock:

@@ -35,7 +35,7 @@ from tools.search.workers import Task, analysed
 from tools.sources.mdx import Section
 from tools.text import index_terms
 
-SCHEMA_VERSION = 32  # 32: own-word counts read off the one tokenisation of a section
+SCHEMA_VERSION = 33  # 33: the rest of a link-list item's line counts as anchor words
 # Searches read the file through a memory map (a quarter faster than read calls); syncs and the
 # one full scan that loads the scorer's arrays do not, so they do not map, and count as
 # resident, the whole file.
@@ -353,6 +353,16 @@ class IndexStore:
     def postings(self, terms: list[str]) -> tuple[list[bytes], list[bytes]]:
         """The terms' section and title posting blobs."""
         return fetch_postings(self.db, terms)
+
+    def known_terms(self, terms: Sequence[str]) -> set[str]:
+        """Those of the terms that some page holds (in a section or its title field)."""
+        terms = list(dict.fromkeys(terms))
+        known: set[str] = set()
+        for i in range(0, len(terms), 500):  # within SQLite's limit on parameters
+            part = terms[i : i + 500]
+            rows = self.db.execute(f"SELECT term FROM post WHERE term IN ({marks(part)})", part)
+            known.update(r[0] for r in rows)
+        return known
 
     def best_sections(self, ids: list[int], with_prose: bool) -> dict[int, tuple[Any, ...]]:
         """(heading, level, anchor, prose, pair codes) of sections by id, in one query."""

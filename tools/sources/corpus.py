@@ -12,7 +12,7 @@ from pathlib import Path
 from tools.search import Document, Hit, SearchIndex, SourceFile, SyncStats, index_path
 from tools.search.embeddings import Embedder
 from tools.search.function_words import content_query
-from tools.search.fusion import fuse, lexical_weight
+from tools.search.fusion import fuse, lexical_weight, unread_words
 from tools.search.phrases import RERANK_DEPTH
 from tools.search.vectors import VectorStore
 from tools.settings import REPO_ROOT
@@ -265,11 +265,14 @@ class FolderCorpus:
         weight = lexical_weight(hits)
         if weight is not None and weight < 1.0:
             # Weak: perhaps a question in another language, whose function words the index
-            # takes for rare terms (tools/search/function_words.py). The vectors read it whole.
+            # takes for rare terms (tools/search/function_words.py). The vectors read the words
+            # the lexical side could not (`unread_words`, tools/search/fusion.py).
             content = content_query(query)
             if content and content != query:
                 hits = self.index.search(content, depth, collections, snippets=snippets)
-        return fuse(hits, query, self.vectors, limit, collections)
+            unread = unread_words(query, self.index.known_terms)
+            return fuse(hits, unread, self.vectors, limit, collections)
+        return list(hits[:limit])
 
     def find(self, ref: str) -> Document | None:
         """A page by key, URL or path."""

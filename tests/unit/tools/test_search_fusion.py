@@ -11,7 +11,7 @@ from tools.docs import create_docs_tools
 from tools.kb import FolderKnowledgeBase, create_kb_tools
 from tools.search import Hit
 from tools.search.function_words import content_query
-from tools.search.fusion import GATE, fuse, lexical_weight
+from tools.search.fusion import GATE, fuse, lexical_weight, unread_words
 from tools.search.scoring import K1
 from tools.search.vectors import VectorStore, section_texts
 from tools.sources.corpus import FolderCorpus, UrlRule
@@ -275,3 +275,60 @@ def test_load_reads_statistics_and_vectors_before_the_first_query(
     assert matrix is not None and len(matrix.keys) == len(PAGES)
     fused.search("Jak przesyłać strumieniowo tokeny z podgrafów?", 3)
     assert fused.vectors._matrix is matrix  # loaded once, reused by the query
+
+
+def test_vectors_read_the_words_the_lexical_side_could_not() -> None:
+    held = {"llm", "openai", "api", "toolcalls", "tool", "call", "estado"}
+
+    def known(terms: list[str]) -> set[str]:
+        return held.intersection(terms)
+
+    assert unread_words("Strumieniowanie tokenów LLM z podgrafu", known) == (
+        "Strumieniowanie tokenów z podgrafu"
+    )
+    assert unread_words("Błąd limitu w OpenAI API, `tool_calls`!", known) == "Błąd limitu w"
+    # A plain word stays even when the index holds it (a page may quote Spanish), and so does
+    # an identifier or acronym the index does not hold: the lexical side did not read it.
+    assert unread_words("el estado de FooBarBaz y XYZ", known) == "el estado de FooBarBaz y XYZ"
+    assert unread_words("LLM API", known) == ""
+    assert unread_words("", known) == ""
+
+
+def test_identifiers_the_index_matched_do_not_steer_the_vectors(
+    tmp_path: Path, index_dir: Path, embedder: FakeEmbedder
+) -> None:
+    pages = dict(PAGES)
+    pages["streaming.mdx"] = pages["streaming.mdx"].replace("Stream LLM tokens", "Stream tokens")
+    pages["llm.mdx"] = (
+        "---\ntitle: LLM integrations\n---\n\n## LLM providers\n\nEach LLM provider, LLM by LLM.\n"
+    )
+    write(tmp_path / "docs", pages)
+    fused = FolderCorpus(
+        tmp_path / "docs", "docs", index_dir, UrlRule("https://d.example"), embedder=embedder
+    )
+    fused.sync()
+    query = "Jak przesyłać strumieniowo tokeny LLM z podgrafów?"
+    lexical = {h.key: h.calibrated or 0.0 for h in fused.index.search(query, 12)}
+    weight = min(1.0, max(lexical.values()) / GATE)
+    assert list(lexical) == ["llm.mdx"] and 0 < weight < 1  # only "LLM" matched
+    got = {h.key: h.calibrated for h in fused.search(query, 3)}
+    assert embedder.calls[-1] == ["Jak przesyłać strumieniowo tokeny z podgrafów?"]
+    # "LLM" counts once, on the lexical side: read by the vectors too, it lifts the LLM page
+    # a second time, and the page the Polish words mean less.
+    hits = fused.index.search(content_query(query), 12)  # as `ranked` searches a weak query
+    assert fused.vectors is not None
+    twice = {h.key: h.calibrated for h in fuse(hits, query, fused.vectors, 3)}
+    assert got["llm.mdx"] < twice["llm.mdx"]
+    assert got["streaming.mdx"] > twice["streaming.mdx"]
+
+
+def test_known_terms_of_a_pasted_wall_of_identifiers(
+    corpora: tuple[FolderCorpus, ...],
+) -> None:
+    fused, _ = corpora
+    fused.sync()
+    many = [f"term{i}" for i in range(2_000)] + ["stategraph"]
+    assert fused.index.known_terms(many) == {"stategraph"}
+    assert fused.index.known_terms([]) == set()
+    wall = " ".join(f"Class{i}Name" for i in range(3_000))  # far past what the encoder reads
+    assert fused.search("Jak " + wall, 3) is not None

@@ -116,3 +116,48 @@ def test_anchor_field_is_a_set_per_page(tmp_path: Path, index_dir: Path) -> None
     c.sync()
     scores = {h.key: h.score for h in c.index.search("widget", 10, prior_weight=0.0)}
     assert scores["b.md"] == scores["c.md"] > 0
+
+
+def test_a_link_list_items_description_counts_as_anchor_words() -> None:
+    text = (
+        "Intro on [inline](/x) links.\n\n"
+        "- [Frontend](/a)—Build UIs with subgraph events\n"
+        "- **[B](/b)**: more words [C](/c) tail\n"
+        "1. [E](/e) numbered entry\n"
+        "- an item that says it [here](/d) itself\n"
+        "Own line.\n"
+    )
+    own, anchors, _, named = split_links(text)
+    for described in ("Build UIs with subgraph events", "more words", "tail", "numbered entry"):
+        assert described in anchors and described not in own
+    # A link inside a sentence, or an item that does not open with a link: own words stay own.
+    for kept in ("Intro on", "links.", "an item that says it", "itself", "Own line."):
+        assert kept in own and kept not in anchors
+    assert [url for _, url in named] == ["/x", "/a", "/b", "/c", "/e", "/d"]
+
+
+def test_link_list_description_words_weigh_half_but_count_fully_in_length() -> None:
+    listed = body_tf("- [Guide](g.md): subgraph events explained\n")
+    said = body_tf("Subgraph events explained in this guide.\n")
+    assert listed["subgraph"] == 1 and said["subgraph"] == BODY_UNITS
+    page = parse_markdown("p.md", "# P\n\n- [Guide](g.md): subgraph events explained\n")
+    section = analyse_page("p.md", 0.0, 0, "d", page, "", "").sections[-1]
+    # Four words (guide, subgraph, event, explain): verbosity counts every word said.
+    assert section.blen == 4 * BODY_UNITS
+
+
+def test_a_link_list_scores_below_a_section_that_says_the_same_itself(
+    tmp_path: Path, index_dir: Path
+) -> None:
+    write(
+        tmp_path / "docs",
+        {
+            "listed.md": "# A\n\n- [Graph streaming](b.md)—stream tokens from subgraphs\n",
+            "said.md": "# C\n\nStream tokens from subgraphs, see [graph streaming](b.md)\n",
+            "b.md": "# B\n\nOther words.\n",
+        },
+    )
+    c = FolderCorpus(tmp_path / "docs", "docs", index_dir, UrlRule())
+    c.sync()
+    hits = {h.key: h.score for h in c.index.search("stream tokens subgraphs", 5, prior_weight=0.0)}
+    assert hits["said.md"] > hits["listed.md"] > 0
