@@ -62,8 +62,9 @@ def _warm(sources: Sources | None) -> None:
     """Load what questions need, most needed first, so a question arriving meanwhile waits less.
 
     The lexical indexes, which every search reads; the code definitions, which the offline
-    model's code step reads; then the section vectors and the embedding model, which only a weak
-    lexical ranking (a question in another language) reads.
+    model's code step reads; then the section vectors, which only a weak lexical ranking (a
+    question in another language) reads. The embedding model loads on a thread of its own from
+    the first index check on (`FolderCorpus.ensure_synced`), as a cold build needs it.
     """
     start = time.perf_counter()
     try:
