@@ -66,7 +66,11 @@ class UseEmbedder:
         with self._start_lock:
             if self._model is not None or self._thread is not None:
                 return
-            self._thread = threading.Thread(target=self._load, name="embedder-load", daemon=True)
+            # Not a daemon: at interpreter exit Python ends daemon threads where they next take
+            # the GIL, and one ended inside sentencepiece's C++ model load aborts the process
+            # ("terminate called without an active exception", exit code 134). So a script that
+            # searches once and exits waits for the load (a fraction of a second) instead.
+            self._thread = threading.Thread(target=self._load, name="embedder-load", daemon=False)
             self._thread.start()
 
     def _load(self) -> Any:

@@ -247,5 +247,8 @@ def serve() -> None:
             data = pickle.dumps((result[0], result[1], logs))
         except (pickle.PicklingError, AttributeError, TypeError):
             data = pickle.dumps(("error", RuntimeError(repr(result[1])), logs))
-        out.write(len(data).to_bytes(8, "little") + data)
-        out.flush()
+        try:
+            out.write(len(data).to_bytes(8, "little") + data)
+            out.flush()
+        except BrokenPipeError:
+            return  # the syncing process is gone (its server stopped mid-build): nothing to tell
