@@ -30,6 +30,7 @@ from graphs.models import announce_model, load_chat_model
 from graphs.offline.roles import OfflineOrchestratorModel
 from graphs.prompts import ORCHESTRATOR_PROMPT
 from graphs.researchers import ask_tools
+from graphs.trace_setup import keep_untraced_setup_inline
 from tools import Sources, create_code_group, create_docs_group, create_kb_group, load_sources
 
 RECURSION_LIMIT = 40
@@ -75,4 +76,5 @@ def build_deep_agent(
 
 
 announce_model()
+keep_untraced_setup_inline()
 graph = build_deep_agent()

@@ -20,6 +20,7 @@ from graphs.middleware import shared_middleware
 from graphs.middleware.citation_check import CitationCheckMiddleware
 from graphs.models import announce_model, load_chat_model
 from graphs.prompts import SYSTEM_PROMPT
+from graphs.trace_setup import keep_untraced_setup_inline
 from tools import Sources, create_all_tools, load_sources
 
 RECURSION_LIMIT = 25
@@ -54,4 +55,5 @@ def build_docs_agent(
 
 
 announce_model()
+keep_untraced_setup_inline()
 graph = build_docs_agent()
