@@ -42,11 +42,21 @@ CITATION = re.compile(
 )
 
 
-def page_key(ref: str) -> str:
-    """One spelling per page: no scheme-less anchors, trailing slash, `./` or Markdown extension."""
-    ref = ref.split("#", 1)[0].rstrip(".,;:").rstrip("/")
-    ref = ref.removeprefix("./")
-    return re.sub(r"\.mdx?$", "", ref)
+def page_key(ref: str, keep_anchor: bool = False) -> str:
+    """One spelling per page: no trailing slash, `./` or Markdown extension, and no anchor unless
+    `keep_anchor` (an expected URL's anchor names its page: a KB article on a shared FAQ page)."""
+    base, _, anchor = ref.rstrip(".,;:").partition("#")
+    base = re.sub(r"\.mdx?$", "", base.rstrip("/").removeprefix("./"))
+    return f"{base}#{anchor}" if keep_anchor and anchor else base
+
+
+def cites_expected(ref: str, expected: set[str]) -> bool:
+    """A citation names an expected page: the same page, or the same entry of a shared page.
+
+    A docs citation may point into a section (`page#section`) of an expected page; a citation of
+    a shared page (`…/faq`, or another article's `…/faq#other`) is not an expected article on it.
+    """
+    return page_key(ref) in expected or page_key(ref, keep_anchor=True) in expected
 
 
 def page_citations(answer: str) -> list[str]:
@@ -58,7 +68,7 @@ def page_citations(answer: str) -> list[str]:
     )
     for m in CITATION.finditer(unquoted):
         if m.group("url"):
-            key = page_key(m.group("url"))
+            key = page_key(m.group("url"), keep_anchor=True)
         elif m.group("kb"):
             key = page_key("kb/" + m.group("kb"))
         else:
@@ -70,7 +80,7 @@ def page_citations(answer: str) -> list[str]:
 
 def expected_keys(q: dict[str, Any]) -> set[str]:
     return {page_key(p) for p in q.get("expected_paths", [])} | {
-        page_key(u) for u in q.get("expected_urls", [])
+        page_key(u, keep_anchor=True) for u in q.get("expected_urls", [])
     }
 
 
@@ -131,8 +141,8 @@ def score(q: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": q.get("id"),
         "lang": q.get("lang", "en"),
-        "any": bool(expected & set(cited)),
-        "first": bool(cited) and cited[0] in expected,
+        "any": any(cites_expected(ref, expected) for ref in cited),
+        "first": bool(cited) and cites_expected(cited[0], expected),
         "cited": cited[:5],
         "tool_calls": result.get("tool_calls", 0),
         "seconds": round(result.get("seconds", 0.0), 3),

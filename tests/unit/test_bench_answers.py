@@ -1,0 +1,31 @@
+"""bench/answers.py reads an answer's citations and matches them to the expected pages."""
+
+from __future__ import annotations
+
+from bench.answers import cites_expected, expected_keys, page_citations
+
+FAQ = "https://docs.langchain.com/langsmith/faq"
+STREAMING = "https://docs.langchain.com/oss/python/langgraph/streaming"
+
+
+def test_a_section_of_an_expected_page_counts_but_another_faq_entry_does_not() -> None:
+    expected = expected_keys(
+        {
+            "expected_paths": ["docs/src/oss/langgraph/streaming.mdx", "kb/faq/oss-llms.mdx"],
+            "expected_urls": [STREAMING, f"{FAQ}#oss-llms"],
+        }
+    )
+    answer = (
+        f"See [streaming]({STREAMING}#stream-subgraphs), the [FAQ]({FAQ}),"
+        f" [another entry]({FAQ}#pricing), [this one]({FAQ}#oss-llms) and KB faq/oss-llms.\n"
+        f"> quoted text links [elsewhere]({FAQ}#quoted)\n"
+    )
+    cited = page_citations(answer)
+    assert cited == [
+        f"{STREAMING}#stream-subgraphs",
+        FAQ,
+        f"{FAQ}#pricing",
+        f"{FAQ}#oss-llms",
+        "kb/faq/oss-llms",
+    ]
+    assert [cites_expected(ref, expected) for ref in cited] == [True, False, False, True, True]
