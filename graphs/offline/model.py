@@ -253,9 +253,12 @@ class OfflineChatModel(BaseChatModel):
 
         BaseChatModel's default `_astream` moves every chunk of `_stream` through the thread pool:
         one thread hop per chunk, which was most of a streamed offline answer's cost on a server.
+        After each chunk the event loop gets a turn, as a provider's network read would give it:
+        without one, the whole answer is produced before the stream's reader sees its first line.
         """
         for chunk in _chunks(await asyncio.to_thread(self.plan, messages)):
             yield chunk
+            await asyncio.sleep(0)
 
 
 def _chunks(message: AIMessage) -> Iterator[ChatGenerationChunk]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -270,6 +271,27 @@ async def test_async_stream_yields_the_same_chunks_as_the_sync_one() -> None:
     sync = [str(c.content) for c in model.stream(question)]
     assert [str(c.content) async for c in model.astream(question)] == sync
     assert (await model.ainvoke(question)).content == "".join(sync)
+
+
+async def test_each_streamed_line_gives_the_event_loop_a_turn() -> None:
+    # A stream reader (langgraph's `messages` mode, a server publishing each chunk) runs on the
+    # same loop: it sees the first line while the rest are still to come, as with a provider.
+    model = OfflineChatModel()
+    turns = 0
+
+    async def other_task() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    ticker = asyncio.create_task(other_task())
+    seen = []
+    async for _ in model.astream([HumanMessage("hello there friend")]):
+        seen.append(turns)
+    ticker.cancel()
+    assert len(seen) >= 2
+    assert all(later > earlier for earlier, later in zip(seen, seen[1:], strict=False))
 
 
 def test_long_line_is_cut_into_pieces_that_join_back() -> None:
