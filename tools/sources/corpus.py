@@ -229,16 +229,11 @@ class FolderCorpus:
                 preload()  # the model loads while the lexical index syncs
             self.sync(progress=_log_progress(self.kind))
 
-    def load(self) -> None:
-        """Sync, then read what searches keep in memory (statistics, section vectors) now.
-
-        A server's warm-up calls this so the first question pays for none of it.
-        """
-        self.load_lexical()
-        self.load_vectors()
-
     def load_lexical(self) -> None:
-        """Sync and read the lexical statistics: what every search needs."""
+        """Sync and read the lexical statistics: what every search needs.
+
+        A server's warm-up calls this, then `load_vectors`, so the first question pays for neither.
+        """
         self.ensure_synced()
         self.index.load()
 

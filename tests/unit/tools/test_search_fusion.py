@@ -269,7 +269,8 @@ def test_load_reads_statistics_and_vectors_before_the_first_query(
     """What a server's warm-up calls: the first question then reads no statistics or vectors."""
     fused, _ = corpora
     assert fused.vectors is not None
-    fused.load()
+    fused.load_lexical()
+    fused.load_vectors()
     assert fused.index._stats is not None
     matrix = fused.vectors._matrix
     assert matrix is not None and len(matrix.keys) == len(PAGES)
