@@ -223,16 +223,6 @@ class OfflineChatModel(BaseChatModel):
     ) -> ChatResult:
         return ChatResult(generations=[ChatGeneration(message=self.plan(messages))])
 
-    async def _agenerate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: AsyncCallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        message = await asyncio.to_thread(self.plan, messages)
-        return ChatResult(generations=[ChatGeneration(message=message)])
-
     def _stream(
         self,
         messages: list[BaseMessage],
@@ -242,6 +232,34 @@ class OfflineChatModel(BaseChatModel):
     ) -> Iterator[ChatGenerationChunk]:
         yield from _chunks(self.plan(messages))
 
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        message = await self._aplan(messages)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _may_search_code(self, messages: Sequence[BaseMessage]) -> bool:
+        """Whether this step may run the code step: a turn's first step, with `search_code` bound."""
+        if not self._has("search_code") or is_suggestions_request(messages):
+            return False
+        return not any(isinstance(m, ToolMessage) for m in current_turn(messages)[1])
+
+    async def _aplan(self, messages: Sequence[BaseMessage]) -> AIMessage:
+        """`plan` on the event loop, or in a worker thread when it may search the code.
+
+        The code step reads symbol tables and may run ripgrep (a subprocess): blocking I/O that
+        must not hold the loop. Every other step is a fraction of a millisecond of pure Python,
+        which a thread cannot run any sooner (the GIL) but hands over with a delay: on a server
+        that hop cost about 3 ms of the first answer line (paired runs on Aegra).
+        """
+        if self._may_search_code(messages):
+            return await asyncio.to_thread(self.plan, messages)
+        return self.plan(messages)
+
     async def _astream(
         self,
         messages: list[BaseMessage],
@@ -249,14 +267,14 @@ class OfflineChatModel(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[ChatGenerationChunk]:
-        """Plans in one worker thread (code search may run a subprocess), then yields the chunks.
+        """Plans (`_aplan`), then yields the chunks.
 
         BaseChatModel's default `_astream` moves every chunk of `_stream` through the thread pool:
         one thread hop per chunk, which was most of a streamed offline answer's cost on a server.
         After each chunk the event loop gets a turn, as a provider's network read would give it:
         without one, the whole answer is produced before the stream's reader sees its first line.
         """
-        for chunk in _chunks(await asyncio.to_thread(self.plan, messages)):
+        for chunk in _chunks(await self._aplan(messages)):
             yield chunk
             await asyncio.sleep(0)
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from graphs.offline.answer import compose_answer
 from graphs.offline.model import MAX_WORDS_PER_CHUNK, OfflineChatModel, _line_pieces
@@ -292,6 +294,43 @@ async def test_each_streamed_line_gives_the_event_loop_a_turn() -> None:
     ticker.cancel()
     assert len(seen) >= 2
     assert all(later > earlier for earlier, later in zip(seen, seen[1:], strict=False))
+
+
+class _ThreadRecordingModel(OfflineChatModel):
+    """Records the thread each plan ran on."""
+
+    threads: list[int] = []
+
+    def plan(self, messages: Sequence[BaseMessage]) -> AIMessage:
+        self.threads.append(threading.get_ident())
+        return AIMessage(content="done")
+
+
+@pytest.mark.parametrize(
+    ("tools", "after_a_search", "on_the_loop"),
+    [
+        (ALL, False, False),  # the first step may run the code search (ripgrep): a worker thread
+        (ALL, True, True),  # reading and answering are pure Python: on the loop
+        (["search_docs", "get_doc_page"], False, True),  # no code search bound: on the loop
+    ],
+)
+async def test_only_a_step_that_may_search_the_code_leaves_the_event_loop(
+    tools: list[str], after_a_search: bool, on_the_loop: bool
+) -> None:
+    model = _ThreadRecordingModel(threads=[]).model_copy(update={"tool_names": tuple(tools)})
+    messages: list[BaseMessage] = [HumanMessage("How do I stream with StateGraph?")]
+    if after_a_search:
+        call = {"name": "search_docs", "args": {"query": "q"}, "id": "c1", "type": "tool_call"}
+        messages += [
+            AIMessage(content="", tool_calls=[call]),
+            ToolMessage("hits", tool_call_id="c1", name="search_docs"),
+        ]
+    loop_thread = threading.get_ident()
+    async for _ in model.astream(messages):
+        pass
+    await model.ainvoke(messages)
+    assert len(model.threads) == 2
+    assert all((t == loop_thread) is on_the_loop for t in model.threads)
 
 
 def test_long_line_is_cut_into_pieces_that_join_back() -> None:
