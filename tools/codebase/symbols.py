@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tools.codebase.roots import CodeRoot, walk_files
-from tools.text import STOPWORDS, identifiers_in, split_identifier, stem
+from tools.text import STOPWORDS, identifiers_in, is_identifier, split_identifier, stem
 
 _DEF_RE = re.compile(
     r"^(?:class|def|async\s+def)\s+([A-Za-z_]\w*)|^([A-Z][A-Z0-9_]{2,})\s*[:=]", re.M
@@ -140,6 +140,8 @@ def error_message(question: str) -> str:
 
 
 _BACKTICKED_RE = re.compile(r"`([^`\n]{2,80})`")
+# A name in a code span, and whether it follows a dot (an attribute: `graph.stream`, `client.threads.search`).
+_SPAN_NAME_RE = re.compile(r"(\.?)([A-Za-z_]\w+)")
 
 
 def names_from_pages(question: str, sources: Any, index: SymbolIndex, pages: int = 3) -> list[str]:
@@ -147,7 +149,9 @@ def names_from_pages(question: str, sources: Any, index: SymbolIndex, pages: int
 
     Why: questions rarely name the symbol ("how to config recursion limit"), but the page that
     answers them does (`GraphRecursionError`, `recursion_limit`). The best section of the top
-    docs pages and KB articles is read; a name counts more the higher its page ranks.
+    docs pages and KB articles is read; a name counts more the higher its page ranks. A plain
+    word after a dot (`client.threads.search`) is another object's method: grepping `search`
+    would land on whichever definition of that common word comes first, so it is left out.
     """
     counts: dict[str, float] = {}
     ranked: list[tuple[Any, Any]] = []
@@ -161,7 +165,9 @@ def names_from_pages(question: str, sources: Any, index: SymbolIndex, pages: int
             continue
         best = [sec for sec in doc.sections if sec.heading == hit.section] or doc.sections[:1]
         for span in _BACKTICKED_RE.findall(" ".join(sec.text for sec in best)):
-            for token in re.findall(r"[A-Za-z_]\w+", span):
+            for dotted, token in _SPAN_NAME_RE.findall(span):
+                if dotted and not is_identifier(token):
+                    continue  # `client.threads.search`: a method of that object, not our `search`
                 if len(token) > 3 and not token.startswith("_") and token in index.names:
                     counts[token] = counts.get(token, 0.0) + 1.0 / (rank + 1)
     return sorted(counts, key=lambda name: (-counts[name], name))

@@ -273,3 +273,38 @@ def test_read_code_file_artifact_holds_the_lines_it_shows(tmp_path: Path) -> Non
         "lines": ["line 5", "line 6", "line 7"],
     }
     assert "5 | line 5" in msg.content and "7 | line 7" in msg.content
+
+
+def test_page_names_after_a_dot_count_only_when_they_look_like_code(tmp_path, index_dir) -> None:
+    """`client.threads.search` names the client's method, not a `search` the code roots define.
+
+    A plain word after a dot is left out; a snake_case or CamelCase one (`builder.add_node`) and
+    a bare name (`interrupt()`) still count.
+    """
+    from tools import load_sources
+    from tools.codebase.symbols import names_from_pages, symbol_index
+    from tools.settings import SourceSettings
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "store.py").write_text("def search(query):\n    pass\n")
+    (tmp_path / "pkg" / "graph.py").write_text(
+        "def add_node(name):\n    pass\n\ndef interrupt(value):\n    pass\n"
+    )
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "threads.md").write_text(
+        "---\ntitle: Find threads\n---\n\n## Find a user's threads\n\n"
+        "Call `client.threads.search` with metadata, add steps with `builder.add_node` and "
+        "pause with `interrupt(value)` to find threads.\n"
+    )
+    settings = SourceSettings.from_env(
+        {
+            "DOCS_AGENT_DOCS_DIR": str(tmp_path / "docs"),
+            "DOCS_AGENT_KB_DIR": "",
+            "DOCS_AGENT_CODE_ROOTS": f"pkg={tmp_path / 'pkg'}",
+            "DOCS_AGENT_INDEX_DIR": str(index_dir),
+        }
+    )
+    sources = load_sources(settings)
+    names = names_from_pages("find threads", sources, symbol_index(sources.code_roots))
+    assert "search" not in names
+    assert {"add_node", "interrupt"} <= set(names)
