@@ -24,8 +24,23 @@ def snippet_prose(text: str) -> str:
         if line.lstrip().startswith(("```", "~~~")):
             in_fence = not in_fence
         elif not in_fence and not line.startswith(("    ", "\t")):
-            kept.append(line)
+            kept.append(table_row_prose(line))
     return sanitize_external(" ".join(kept), SNIPPET_PROSE_CHARS)
+
+
+def table_row_prose(line: str) -> str:
+    """A Markdown table row as flat prose (`| a | b |` -> `a — b;`); its `|---|` rule as nothing.
+
+    Folded onto one line, the pipes and rules of a table read as noise in a snippet (and in the
+    opening a section vector is made of); the cells, joined, still read.
+    """
+    row = line.strip()
+    if not row.startswith("|"):
+        return line
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    if all(set(c) <= set("-: ") for c in cells):
+        return ""
+    return " — ".join(c for c in cells if c) + ";"
 
 
 def snippet(prose: str, terms: list[str], width: int = 220) -> str:
