@@ -4,6 +4,7 @@ catastrophic regexes, huge limits, binary files; ripgrep and the fallback agree.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -214,20 +215,16 @@ def test_symbol_index_picks_defining_names(tree: tuple[list[CodeRoot], Path]) ->
     assert code_pattern("anything", []) == ("", [])
 
 
-def test_code_pattern_takes_names_from_the_answering_pages(tmp_path, index_dir) -> None:
-    """A question that names no symbol still finds it: the page that answers it names it."""
+def _docs_and_code(tmp_path: Path, index_dir: Path, code: dict[str, str], page: str) -> Any:
+    """Sources over one docs page and a `pkg` code root of the given files."""
     from tools import load_sources
-    from tools.codebase.symbols import code_pattern
     from tools.settings import SourceSettings
 
     (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "limits.py").write_text("class GraphRecursionError(Exception):\n    pass\n")
-    (tmp_path / "pkg" / "other.py").write_text("def configure_logging():\n    pass\n")
+    for name, text in code.items():
+        (tmp_path / "pkg" / name).write_text(text)
     (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "limits.md").write_text(
-        "---\ntitle: Recursion limit\n---\n\n## Raise the recursion limit\n\n"
-        "When the limit is hit a `GraphRecursionError` is raised; pass a higher limit in the config.\n"
-    )
+    (tmp_path / "docs" / "page.md").write_text(page)
     settings = SourceSettings.from_env(
         {
             "DOCS_AGENT_DOCS_DIR": str(tmp_path / "docs"),
@@ -236,7 +233,21 @@ def test_code_pattern_takes_names_from_the_answering_pages(tmp_path, index_dir) 
             "DOCS_AGENT_INDEX_DIR": str(index_dir),
         }
     )
-    sources = load_sources(settings)
+    return load_sources(settings)
+
+
+def test_code_pattern_takes_names_from_the_answering_pages(tmp_path, index_dir) -> None:
+    """A question that names no symbol still finds it: the page that answers it names it."""
+    sources = _docs_and_code(
+        tmp_path,
+        index_dir,
+        {
+            "limits.py": "class GraphRecursionError(Exception):\n    pass\n",
+            "other.py": "def configure_logging():\n    pass\n",
+        },
+        "---\ntitle: Recursion limit\n---\n\n## Raise the recursion limit\n\n"
+        "When the limit is hit a `GraphRecursionError` is raised; pass a higher limit in the config.\n",
+    )
     pattern, names = code_pattern(
         "how to config recurrsion limit", sources.code_roots, sources=sources
     )
@@ -281,30 +292,19 @@ def test_page_names_after_a_dot_count_only_when_they_look_like_code(tmp_path, in
     A plain word after a dot is left out; a snake_case or CamelCase one (`builder.add_node`) and
     a bare name (`interrupt()`) still count.
     """
-    from tools import load_sources
     from tools.codebase.symbols import names_from_pages, symbol_index
-    from tools.settings import SourceSettings
 
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "store.py").write_text("def search(query):\n    pass\n")
-    (tmp_path / "pkg" / "graph.py").write_text(
-        "def add_node(name):\n    pass\n\ndef interrupt(value):\n    pass\n"
-    )
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "threads.md").write_text(
+    sources = _docs_and_code(
+        tmp_path,
+        index_dir,
+        {
+            "store.py": "def search(query):\n    pass\n",
+            "graph.py": "def add_node(name):\n    pass\n\ndef interrupt(value):\n    pass\n",
+        },
         "---\ntitle: Find threads\n---\n\n## Find a user's threads\n\n"
         "Call `client.threads.search` with metadata, add steps with `builder.add_node` and "
-        "pause with `interrupt(value)` to find threads.\n"
+        "pause with `interrupt(value)` to find threads.\n",
     )
-    settings = SourceSettings.from_env(
-        {
-            "DOCS_AGENT_DOCS_DIR": str(tmp_path / "docs"),
-            "DOCS_AGENT_KB_DIR": "",
-            "DOCS_AGENT_CODE_ROOTS": f"pkg={tmp_path / 'pkg'}",
-            "DOCS_AGENT_INDEX_DIR": str(index_dir),
-        }
-    )
-    sources = load_sources(settings)
     names = names_from_pages("find threads", sources, symbol_index(sources.code_roots))
     assert "search" not in names
     assert {"add_node", "interrupt"} <= set(names)
