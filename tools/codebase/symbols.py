@@ -5,9 +5,9 @@ plain-language question is most likely about.
 
 Why: a question such as "Streaming LLM tokens from subgraph does not work" names no identifier, so
 a regex search has nothing to search for. Splitting every defined name into words
-(`StreamMessagesHandler` -> stream, messages, handler) lets the question's words choose a few
-names, and `search_code` then runs on a pattern built from them, so the code step still lands
-on the defining files.
+(`SubgraphRunStream` -> subgraph, run, stream) lets the question's words choose a few names
+(here two of its words are in that one), and `search_code` then runs on a pattern built from
+them, so the code step still lands on the defining files.
 """
 
 from __future__ import annotations
@@ -82,7 +82,11 @@ class SymbolIndex:
 
         A symbol scores the idf of the question words it contains, divided by the square root of
         its word count (a name that is all question words beats a long one that has one of them);
-        classes get a small lift, since questions are mostly about the types users touch.
+        classes get a small lift, since questions are mostly about the types users touch. A name
+        counts only when the question says it: the whole of a one-word name (`interrupt`), at
+        least two words of a longer one. One shared word is as often about something else
+        ("turn on authentication" is not about `TurnLimitMiddleware`, "open Studio" not about
+        `open_sources`).
         """
         idents = identifiers_in(question)
         # Defined names the user writes come first, then snake_case / CONSTANT ones that are not
@@ -103,7 +107,8 @@ class SymbolIndex:
         scored: dict[str, float] = {}
         for s in self.symbols:
             common = words.intersection(s.words)
-            if not common or s.name in named or (s.name.isupper() and len(s.words) < 2):
+            said = len(common) >= min(2, len(s.words))
+            if not said or s.name in named or (s.name.isupper() and len(s.words) < 2):
                 continue
             score = sum(self.idf[w] for w in common) / math.sqrt(len(s.words))
             score *= 1.2 if s.is_class else 1.0

@@ -308,3 +308,16 @@ def test_page_names_after_a_dot_count_only_when_they_look_like_code(tmp_path, in
     names = names_from_pages("find threads", sources, symbol_index(sources.code_roots))
     assert "search" not in names
     assert {"add_node", "interrupt"} <= set(names)
+
+
+def test_a_name_counts_when_the_question_says_it_not_one_word_of_it(tmp_path: Path) -> None:
+    """All of a one-word name, or two words of a longer one; "turn on" is not `TurnLimit…`."""
+    (tmp_path / "mw.py").write_text(
+        "class TurnLimitMiddleware:\n    pass\n\ndef interrupt(value):\n    pass\n"
+        "\ndef open_sources():\n    pass\n"
+    )
+    index = SymbolIndex([CodeRoot("app", tmp_path)])
+    assert index.best("How do I turn on authentication?") == []
+    assert index.best("How do I open Studio?") == []
+    assert index.best("Where is the turn limit set?") == ["TurnLimitMiddleware"]
+    assert index.best("How do I use interrupt?") == ["interrupt"]
