@@ -211,3 +211,27 @@ def test_sync_names_the_sections_it_added_and_removed(tmp_path: Path, corpus: Fo
     assert new[1] == "integrations/acme.mdx" and "qwertyuiop" in new[3]
     assert new[0] not in first.sections_added  # ids are never reused
     assert corpus.sync().sections_added == []
+
+
+def test_an_index_of_an_older_schema_is_rebuilt_on_open(
+    tmp_path: Path, index_dir: Path, corpus: FolderCorpus
+) -> None:
+    """A new release that changes what the index keeps (SCHEMA_VERSION) rebuilds an old index."""
+    import sqlite3
+
+    from tools.search.storage import SCHEMA_VERSION
+
+    corpus.sync()
+    assert corpus.search("stream LLM tokens", 1)[0].key == "guides/streaming.mdx"
+    (db,) = index_dir.glob("docs-*.sqlite")
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE secs SET prose = 'stale prose'")
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION - 1}")
+    reopened = FolderCorpus(
+        tmp_path / "docs", "docs", index_dir, UrlRule("https://d.example/", ("guides/",))
+    )
+    reopened.sync()
+    hit = reopened.search("stream LLM tokens", 1)[0]
+    assert hit.key == "guides/streaming.mdx" and "stale" not in hit.snippet
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
