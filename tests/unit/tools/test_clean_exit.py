@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[3]
+from tests.conftest import REPO_ROOT
 
 LOAD_THEN_EXIT = """
 import sys, time
@@ -36,8 +36,8 @@ def test_the_interpreter_exit_waits_for_a_model_load_in_progress(tmp_path: Path)
         [sys.executable, "-c", LOAD_THEN_EXIT, str(marker)],
         capture_output=True,
         text=True,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
+        cwd=REPO_ROOT,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
         timeout=60,
         check=False,
     )
@@ -52,8 +52,8 @@ def test_a_build_worker_whose_parent_is_gone_exits_quietly() -> None:
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
+        cwd=REPO_ROOT,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
     )
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()  # the parent stops reading
