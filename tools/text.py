@@ -204,6 +204,21 @@ def strip_bold(text: str) -> str:
     return "".join(parts)
 
 
+def inline_code_spans(text: str, limit: int = 80) -> list[str]:
+    """The inline code spans of Markdown text (`like_this`), outside fenced blocks.
+
+    Spans are paired as `_CODE_SPAN_RE` pairs them: a fence is consumed whole, and a span of
+    any length closes at the next backtick, so a one-character span (`0`) cannot shift the
+    pairing and make the prose between two spans read as code. Spans over `limit` characters
+    are left out (a pasted block, not a name).
+    """
+    return [
+        span[1:-1]
+        for span in _CODE_SPAN_RE.findall(text)
+        if span.startswith("`") and not span.startswith("```") and 2 < len(span) <= limit + 2
+    ]
+
+
 def strip_controls(text: str) -> str:
     """Drop control and bidi-override characters; keep newlines and tabs."""
     return _CONTROL_RE.sub("", text)

@@ -20,7 +20,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from tools.codebase.roots import CodeRoot, walk_files
-from tools.text import STOPWORDS, identifiers_in, is_identifier, split_identifier, stem
+from tools.text import (
+    STOPWORDS,
+    identifiers_in,
+    inline_code_spans,
+    is_identifier,
+    split_identifier,
+    stem,
+)
 
 _DEF_RE = re.compile(
     r"^(?:class|def|async\s+def)\s+([A-Za-z_]\w*)|^([A-Z][A-Z0-9_]{2,})\s*[:=]", re.M
@@ -144,9 +151,35 @@ def error_message(question: str) -> str:
     return " ".join(words) if len(words) >= 3 else ""
 
 
-_BACKTICKED_RE = re.compile(r"`([^`\n]{2,80})`")
-# A name in a code span, and whether it follows a dot (an attribute: `graph.stream`, `client.threads.search`).
-_SPAN_NAME_RE = re.compile(r"(\.?)([A-Za-z_]\w+)")
+# A name in a code span, with what stands right before it: a dot (an attribute, as in
+# `client.threads.search`), a slash or a dash (a path, URL or flag: `server/auth.py`, `--token`).
+_SPAN_NAME_RE = re.compile(r"([./-]?)([A-Za-z_]\w+)(?!\w)(/?)")
+
+
+def _span_names(span: str) -> list[str]:
+    """The names a page's code span writes as code, not the words of a command, path or URL.
+
+    A name that looks like code (`GraphRecursionError`, `add_node`, `RECURSION_LIMIT`) or a
+    class (`Command.PARENT`, `runtime: Runtime`) counts where it stands, even after a dot
+    (`builder.add_node`). A plain lower-case word counts only when it is the span itself or
+    called there (`interrupt`, `interrupt(value)`): inside a longer span it is a method of
+    another object (`client.threads.search`), a command's verb (`langgraph build`), or a path or
+    URL segment (`tools/search/fusion.py`, `/threads/search`), and grepping that common word
+    lands on whichever definition of it comes first.
+    """
+    span = span.strip()
+    names = []
+    for before, token, after in _SPAN_NAME_RE.findall(span):
+        if before in ("/", "-") or after:
+            continue  # a path, URL or flag segment, whatever it looks like
+        if (
+            token[0].isupper()
+            or is_identifier(token)
+            or span == token
+            or span.startswith(token + "(")
+        ):
+            names.append(token)
+    return names
 
 
 def names_from_pages(question: str, sources: Any, index: SymbolIndex, pages: int = 3) -> list[str]:
@@ -154,9 +187,8 @@ def names_from_pages(question: str, sources: Any, index: SymbolIndex, pages: int
 
     Why: questions rarely name the symbol ("how to config recursion limit"), but the page that
     answers them does (`GraphRecursionError`, `recursion_limit`). The best section of the top
-    docs pages and KB articles is read; a name counts more the higher its page ranks. A plain
-    word after a dot (`client.threads.search`) is another object's method: grepping `search`
-    would land on whichever definition of that common word comes first, so it is left out.
+    docs pages and KB articles is read; a name counts more the higher its page ranks. Only the
+    names a span writes as code count (`_span_names`).
     """
     counts: dict[str, float] = {}
     ranked: list[tuple[Any, Any]] = []
@@ -169,10 +201,8 @@ def names_from_pages(question: str, sources: Any, index: SymbolIndex, pages: int
         if doc is None:
             continue
         best = [sec for sec in doc.sections if sec.heading == hit.section] or doc.sections[:1]
-        for span in _BACKTICKED_RE.findall(" ".join(sec.text for sec in best)):
-            for dotted, token in _SPAN_NAME_RE.findall(span):
-                if dotted and not is_identifier(token):
-                    continue  # `client.threads.search`: a method of that object, not our `search`
+        for span in inline_code_spans("\n\n".join(sec.text for sec in best)):
+            for token in _span_names(span):
                 if len(token) > 3 and not token.startswith("_") and token in index.names:
                     counts[token] = counts.get(token, 0.0) + 1.0 / (rank + 1)
     return sorted(counts, key=lambda name: (-counts[name], name))
@@ -194,7 +224,7 @@ def code_pattern(
         # What the user writes explicitly is searched first: defined names, anything in
         # backticks, snake_case names (a parameter such as `stream_mode` is still worth a grep).
         # Undefined bare CamelCase words are mostly product or builtin names (LangGraph, ValueError).
-        quoted = " ".join(_BACKTICKED_RE.findall(question))
+        quoted = " ".join(inline_code_spans(question))
         named = [
             i
             for i in identifiers_in(question)

@@ -310,6 +310,31 @@ def test_page_names_after_a_dot_count_only_when_they_look_like_code(tmp_path, in
     assert {"add_node", "interrupt"} <= set(names)
 
 
+def test_page_names_skip_commands_paths_and_urls(tmp_path, index_dir) -> None:
+    """A common word inside a command, path or URL span is not a name; a lone or called one is.
+
+    The table row also checks the pairing: its `3` once paired the next backtick with the one
+    after, so the prose between read as a code span and `answer` as a name.
+    """
+    from tools.codebase.symbols import names_from_pages, symbol_index
+
+    sources = _docs_and_code(
+        tmp_path,
+        index_dir,
+        {
+            "words.py": "def search():\n    pass\n\ndef build():\n    pass\n"
+            "\ndef answer():\n    pass\n\nclass Command:\n    pass\n",
+        },
+        "---\ntitle: Deploy threads\n---\n\n## Deploy the threads\n\n"
+        "Run `langgraph build -t app`, then `curl -X POST http://host/threads/search` or read "
+        "`tools/search/fusion.py`; jump with `Command.PARENT`.\n\n"
+        "| setting | default | what |\n|---|---|---|\n"
+        "| `DOCS_AGENT_NUM_SUGGESTIONS` | `3` | Follow-up suggestions per answer. `0` disables. |\n",
+    )
+    names = names_from_pages("deploy threads", sources, symbol_index(sources.code_roots))
+    assert names == ["Command"]
+
+
 def test_a_name_counts_when_the_question_says_it_not_one_word_of_it(tmp_path: Path) -> None:
     """All of a one-word name, or two words of a longer one; "turn on" is not `TurnLimit…`."""
     (tmp_path / "mw.py").write_text(
