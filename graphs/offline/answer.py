@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from graphs.offline.language import phrase
-from graphs.offline.passages import select_passages
+from graphs.offline.passages import code_block, select_passages
 from graphs.offline.ranking import ranked_sources
 from tools.text import ends_in_fence
 
@@ -87,7 +87,7 @@ def compose_answer(question: str, turn: list[BaseMessage], language: str) -> str
         label = p.title + (f" › {p.heading}" if p.heading else "")
         if p.kind == "code":
             lines.append(f"**{label}** — `{p.cite}`")
-            lines.append("```python\n" + clip(p.text) + "\n```")
+            lines.append(code_block(clip(p.text), p.cite))
         else:
             lines.append(f"**{label}** — {p.cite}")
             lines.append("\n".join("> " + line for line in clip(p.text).splitlines()))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Any
 
 from langchain_core.messages import BaseMessage, ToolMessage
@@ -27,6 +28,23 @@ LEAD_MIN_CHARS = 200
 CODE_PASSAGE_LINES = 15
 
 
+# Fence languages of the code files a code root commonly holds; any other file gets a bare fence.
+_FENCE_LANGUAGES = {
+    ".py": "python",
+    ".pyi": "python",
+    ".md": "markdown",
+    ".mdx": "mdx",
+    ".js": "javascript",
+    ".ts": "typescript",
+    ".tsx": "tsx",
+    ".json": "json",
+    ".toml": "toml",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".sh": "bash",
+}
+
+
 @dataclass(eq=False)
 class Passage:
     """A quotable piece of a source with its citation (`kind`: docs | kb | code)."""
@@ -37,6 +55,18 @@ class Passage:
     kind: str
     heading: str = ""
     score: float = 0.0
+
+
+def code_block(code: str, cite: str) -> str:
+    """A code passage as a fenced block: its file's language, and a fence nothing inside closes.
+
+    A code root holds Markdown and config files too, and a Markdown file's own ``` fences would
+    close a ``` block early; CommonMark lets a longer run of backticks fence them in.
+    """
+    suffix = PurePosixPath(cite.rsplit(":", 1)[0]).suffix.lower()
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{_FENCE_LANGUAGES.get(suffix, '')}\n{code}\n{fence}"
 
 
 def paragraphs(text: str) -> list[str]:

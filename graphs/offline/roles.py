@@ -19,7 +19,7 @@ from graphs.messages import current_turn
 from graphs.offline.answer import compose_deep_answer
 from graphs.offline.language import phrase, resolve_language
 from graphs.offline.model import OfflineChatModel
-from graphs.offline.passages import select_passages
+from graphs.offline.passages import code_block, select_passages
 from tools.text import identifiers_in, query_terms
 
 SEARCH_TOOLS = frozenset({"search_docs", "search_support_articles", "search_code"})
@@ -94,7 +94,7 @@ class OfflineResearcherModel(OfflineChatModel):
             label = p.title + (f" › {p.heading}" if p.heading else "")
             if p.kind == "code":
                 code = "\n".join([ln for ln in p.text.splitlines() if ln.strip()][:8])
-                lines.append(f"- {label} — `{p.cite}`\n```python\n{code}\n```")
+                lines.append(f"- {label} — `{p.cite}`\n{code_block(code, p.cite)}")
             else:
                 lines.append(f"- **{label}**: {_sentences(p.text, 60)} — {p.cite}")
         return "\n".join(lines)  # the researcher's condense step caps it at ~400 words

@@ -12,7 +12,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from graphs.offline.answer import compose_answer
 from graphs.offline.model import MAX_WORDS_PER_CHUNK, OfflineChatModel, _line_pieces
-from graphs.offline.passages import select_passages
+from graphs.offline.passages import code_block, select_passages
 from tools import create_all_tools, load_sources
 from tools.settings import SourceSettings
 
@@ -244,6 +244,15 @@ def test_passages_never_repeat_and_stop_at_five_plus_code() -> None:
         "pkg/m.py:16-18",
     ]
     assert chosen[-1].text.startswith("class Thing:")  # the block of imports is not quoted
+
+
+def test_code_blocks_take_the_file_language_and_a_fence_nothing_inside_closes() -> None:
+    """A Markdown file in a code root holds its own ``` fences; they must not end the quote."""
+    assert code_block("x = 1", "pkg/m.py:3-3") == "```python\nx = 1\n```"
+    page = "# Deploy\n```bash\nmake dev\n```"
+    block = code_block(page, "docs-agent/docs/deploy.md:1-4")
+    assert block.startswith("````markdown\n") and block.endswith("\n````")
+    assert code_block("a", "pkg/Makefile:1-1").startswith("```\n")
 
 
 def test_nothing_quotable_says_what_was_searched_and_the_closest_topics() -> None:
