@@ -196,12 +196,16 @@ def strip_bold(text: str) -> str:
     """Remove bold markers (which read as emphasis or orders to a model) from prose, not code."""
     if "**" not in text and "__" not in text:
         return text  # the common case, and a hot path (every snippet)
-    parts = _CODE_SPAN_RE.split(text)
-    for i in range(0, len(parts), 2):  # even items are prose, odd ones code
-        parts[i] = _BOLD_RE.sub(
-            lambda m: m.group(1) if m.group(1) is not None else m.group(2), parts[i]
-        )
-    return "".join(parts)
+    parts = _CODE_SPAN_RE.split(text)  # even items are prose, odd ones code
+    if "\x00" in text:  # no placeholder is safe: bold is stripped in each stretch of prose
+        return "".join(p if i % 2 else _unbold(p) for i, p in enumerate(parts))
+    # Code stands in as placeholders, so bold around a span (**`x` is off**) is seen whole.
+    prose = _unbold("".join(f"\x00{i}\x00" if i % 2 else p for i, p in enumerate(parts)))
+    return re.sub("\x00(\\d+)\x00", lambda m: parts[int(m.group(1))], prose)
+
+
+def _unbold(prose: str) -> str:
+    return _BOLD_RE.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), prose)
 
 
 def inline_code_spans(text: str, limit: int = 80) -> list[str]:
