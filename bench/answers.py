@@ -35,6 +35,9 @@ from langgraph_sdk import get_client  # noqa: E402
 from tests.e2e.conftest import langgraph_dev  # noqa: E402
 
 FENCE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)
+# A URL written as code (`https://smith.langchain.com/studio/?baseUrl=…`) is quoted content, an
+# address to open, not a citation; a path in backticks (`docs/auth.md`) still cites its page.
+CODE_URL = re.compile(r"`[^`\n]*://[^`\n]*`")
 CITATION = re.compile(
     r"(?P<url>https?://[^\s)\]>`'\"]+)"
     r"|\bKB (?P<kb>(?=[\w./-]*[/\d_-])\w[\w./-]*)"
@@ -64,7 +67,9 @@ def page_citations(answer: str) -> list[str]:
     out: list[str] = []
     # Quoted source text (`>` lines) keeps the page's own links: those are not the answer's citations.
     unquoted = "\n".join(
-        line for line in FENCE.sub("", answer).splitlines() if not line.startswith(">")
+        CODE_URL.sub("", line)
+        for line in FENCE.sub("", answer).splitlines()
+        if not line.startswith(">")
     )
     for m in CITATION.finditer(unquoted):
         if m.group("url"):

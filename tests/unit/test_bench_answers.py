@@ -29,3 +29,17 @@ def test_a_section_of_an_expected_page_counts_but_another_faq_entry_does_not() -
         "kb/faq/oss-llms",
     ]
     assert [cites_expected(ref, expected) for ref in cited] == [True, False, False, True, True]
+
+
+def test_a_url_written_as_code_is_content_not_a_citation() -> None:
+    """A finding that quotes `https://…/studio/?baseUrl=…` cites its article, not that address."""
+    answer = (
+        "- Studio › Symptom: You open `https://smith.langchain.com/studio/?baseUrl=http://127.0.0.1:8123`"
+        " and it fails. — KB troubleshooting/studio-cannot-connect\n"
+        "- See `docs/studio.md` and [the guide](https://docs.example.com/studio)."
+    )
+    assert page_citations(answer) == [
+        "kb/troubleshooting/studio-cannot-connect",
+        "docs/studio",
+        "https://docs.example.com/studio",
+    ]
