@@ -90,10 +90,12 @@ class SymbolIndex:
         A symbol scores the idf of the question words it contains, divided by the square root of
         its word count (a name that is all question words beats a long one that has one of them);
         classes get a small lift, since questions are mostly about the types users touch. A name
-        counts only when the question says it: the whole of a one-word name (`interrupt`), at
-        least two words of a longer one. One shared word is as often about something else
-        ("turn on authentication" is not about `TurnLimitMiddleware`, "open Studio" not about
-        `open_sources`).
+        counts only when the question says two of its words. One shared word is as often about
+        something else: "turn on authentication" is not about `TurnLimitMiddleware`, "open
+        Studio" not about `open_sources`, and "run it against a local model" or "the answer
+        arrives all at once" not about a function called `run` or `answer`. A one-word name
+        comes from the question's own code (`interrupt()`, `Command`) or from the pages that
+        answer it (`names_from_pages`), which write it as code when it is what the user needs.
         """
         idents = identifiers_in(question)
         # Defined names the user writes come first, then snake_case / CONSTANT ones that are not
@@ -114,8 +116,7 @@ class SymbolIndex:
         scored: dict[str, float] = {}
         for s in self.symbols:
             common = words.intersection(s.words)
-            said = len(common) >= min(2, len(s.words))
-            if not said or s.name in named or (s.name.isupper() and len(s.words) < 2):
+            if len(common) < 2 or s.name in named:
                 continue
             score = sum(self.idf[w] for w in common) / math.sqrt(len(s.words))
             score *= 1.2 if s.is_class else 1.0

@@ -336,7 +336,11 @@ def test_page_names_skip_commands_paths_and_urls(tmp_path, index_dir) -> None:
 
 
 def test_a_name_counts_when_the_question_says_it_not_one_word_of_it(tmp_path: Path) -> None:
-    """All of a one-word name, or two words of a longer one; "turn on" is not `TurnLimit…`."""
+    """Two words of a name, or the name written as code; "turn on" is not `TurnLimit…`.
+
+    A one-word name said in prose ("run it", "the answer", "use interrupt") is left to the
+    answering pages, which write it as code when it is what the user needs.
+    """
     (tmp_path / "mw.py").write_text(
         "class TurnLimitMiddleware:\n    pass\n\ndef interrupt(value):\n    pass\n"
         "\ndef open_sources():\n    pass\n"
@@ -345,4 +349,5 @@ def test_a_name_counts_when_the_question_says_it_not_one_word_of_it(tmp_path: Pa
     assert index.best("How do I turn on authentication?") == []
     assert index.best("How do I open Studio?") == []
     assert index.best("Where is the turn limit set?") == ["TurnLimitMiddleware"]
-    assert index.best("How do I use interrupt?") == ["interrupt"]
+    assert index.best("How do I use interrupt?") == []
+    assert index.best("How do I use `interrupt`?") == ["interrupt"]
