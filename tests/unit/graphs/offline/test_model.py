@@ -246,6 +246,28 @@ def test_passages_never_repeat_and_stop_at_five_plus_code() -> None:
     assert chosen[-1].text.startswith("class Thing:")  # the block of imports is not quoted
 
 
+def _code_searched(*files: str) -> list:
+    """A turn's docs search and a code search that matched these files, in this order."""
+    return [
+        *_searched([], []),
+        ToolMessage(
+            "...",
+            tool_call_id="sc",
+            name="search_code",
+            artifact=[{"file": f, "lines": [3], "definitions": []} for f in files],
+        ),
+    ]
+
+
+def test_the_code_read_skips_prose_files_in_a_code_root() -> None:
+    """A code root's Markdown is documentation, searched and cited by the docs step already."""
+    turn = [HumanMessage("Why does LangGraph fail?"), *_code_searched("app/docs/x.md", "app/m.py")]
+    reads = [c for c in _model().invoke(turn).tool_calls if c["name"] == "read_code_file"]
+    assert [c["args"]["file_path"] for c in reads] == ["app/m.py"]
+    turn = [HumanMessage("Why does LangGraph fail?"), *_code_searched("app/README.md")]
+    assert not [c for c in _model().invoke(turn).tool_calls if c["name"] == "read_code_file"]
+
+
 def test_code_blocks_take_the_file_language_and_a_fence_nothing_inside_closes() -> None:
     """A Markdown file in a code root holds its own ``` fences; they must not end the quote."""
     assert code_block("x = 1", "pkg/m.py:3-3") == "```python\nx = 1\n```"
