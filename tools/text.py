@@ -168,7 +168,7 @@ def query_terms(query: str) -> list[str]:
 def identifiers_in(text: str) -> list[str]:
     """Code identifiers a question names: backticked spans, CamelCase, snake_case, ERROR_CODES."""
     found: list[str] = []
-    for span in re.findall(r"`([^`]{1,80})`", text):
+    for span in inline_code_spans(text):
         for ident in _IDENT_RE.findall(span):
             found.append(ident.split(".")[-1] if "(" not in ident else ident)
     for token in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text):
