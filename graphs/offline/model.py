@@ -350,9 +350,10 @@ def _code_step(question: str) -> tuple[str, str] | None:
     except Exception:  # noqa: BLE001 — a broken source config must not stop the answer
         sources, roots = None, []
     if roots:
+        # The symbol index chose: a bare product or builtin name it skipped (LangGraph, vLLM,
+        # ValueError) would only find mentions of it, in comments, data and docs.
         pattern, names = code_pattern(question, roots, sources=sources)
-        if pattern:
-            return pattern, ", ".join(names[:3])
+        return (pattern, ", ".join(names[:3])) if pattern else None
     idents = identifiers_in(question)
     if idents:
         return r"\b" + re.escape(idents[0]) + r"\b", idents[0]

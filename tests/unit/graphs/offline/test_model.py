@@ -54,6 +54,22 @@ def test_identifiers_trigger_a_code_search(question: str, ident: str) -> None:
     assert code and ident in code[0]["args"]["pattern"]
 
 
+def test_a_product_name_alone_is_not_grepped_in_the_code_roots(
+    tmp_path: Path, index_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """'LangGraph' names the product, not a definition: grepping it finds comments and data."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "app.py").write_text("# Built on LangGraph.\ndef main():\n    pass\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "studio.md").write_text("# Studio\n\nOpen Studio in the browser.\n")
+    monkeypatch.setenv("DOCS_AGENT_DOCS_DIR", str(tmp_path / "docs"))
+    monkeypatch.setenv("DOCS_AGENT_KB_DIR", "")
+    monkeypatch.setenv("DOCS_AGENT_CODE_ROOTS", f"pkg={tmp_path / 'pkg'}")
+    monkeypatch.setenv("DOCS_AGENT_INDEX_DIR", str(index_dir))
+    msg = _model().invoke([HumanMessage("How do I debug my graph in LangGraph Studio?")])
+    assert "search_code" not in [c["name"] for c in msg.tool_calls]
+
+
 def test_only_bound_tools_are_called() -> None:
     msg = _model(["search_docs", "get_doc_page"]).invoke([HumanMessage("What does StateGraph do?")])
     assert [c["name"] for c in msg.tool_calls] == ["search_docs"]
