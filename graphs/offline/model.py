@@ -47,8 +47,8 @@ READ_SOURCES = 5
 MAX_PAGES = 3
 MAX_ARTICLES = 2
 MAX_TOOL_CALLS = 6  # a turn's searches and reads together: "3-6 tool calls for most questions"
-# Files of a code root that are prose, not code: the code step never quotes them.
-PROSE_SUFFIXES = (".md", ".mdx", ".rst", ".txt")
+# Files of a code root that are prose or data rows, not code: the code step never quotes them.
+NON_CODE_SUFFIXES = (".md", ".mdx", ".rst", ".txt", ".jsonl", ".csv", ".tsv")
 
 
 class OfflineChatModel(BaseChatModel):
@@ -168,11 +168,12 @@ class OfflineChatModel(BaseChatModel):
         """
         results = {m.name: m for m in turn if isinstance(m, ToolMessage)}
         # A Markdown or text file in a code root is documentation, which the docs and KB steps
-        # search and cite already: the code read is for code.
+        # search and cite already, and a data file (an eval set's questions) quotes the question
+        # back: the code read is for code.
         files = [
             hit
             for hit in self._hits(results, "search_code", "read_code_file")
-            if not str(hit.get("file", "")).lower().endswith(PROSE_SUFFIXES)
+            if not str(hit.get("file", "")).lower().endswith(NON_CODE_SUFFIXES)
         ]
         budget = MAX_TOOL_CALLS - len(results) - (1 if files else 0)
         pages: list[RankedSource] = []

@@ -275,12 +275,16 @@ def _code_searched(*files: str) -> list:
     ]
 
 
-def test_the_code_read_skips_prose_files_in_a_code_root() -> None:
-    """A code root's Markdown is documentation, searched and cited by the docs step already."""
+def test_the_code_read_skips_prose_and_data_files_in_a_code_root() -> None:
+    """A code root's Markdown is documentation, searched and cited by the docs step already;
+    a data file (an eval set) only quotes the question back."""
     turn = [HumanMessage("Why does LangGraph fail?"), *_code_searched("app/docs/x.md", "app/m.py")]
     reads = [c for c in _model().invoke(turn).tool_calls if c["name"] == "read_code_file"]
     assert [c["args"]["file_path"] for c in reads] == ["app/m.py"]
-    turn = [HumanMessage("Why does LangGraph fail?"), *_code_searched("app/README.md")]
+    turn = [
+        HumanMessage("Why does LangGraph fail?"),
+        *_code_searched("app/README.md", "app/eval/questions.jsonl"),
+    ]
     assert not [c for c in _model().invoke(turn).tool_calls if c["name"] == "read_code_file"]
 
 
