@@ -101,8 +101,12 @@ class OfflineResearcherModel(OfflineChatModel):
 
 
 def _sentences(text: str, max_words: int) -> str:
-    """The leading sentences of a passage, up to `max_words` words, on one line."""
-    flat = re.sub(r"```.*?```", " ", text, flags=re.S)
+    """The leading sentences of a passage, up to `max_words` words, on one line.
+
+    A code block stands in as its first line, in a code span: a sentence that introduces one
+    ("One of these when running `make dev`:") says nothing without it.
+    """
+    flat = re.sub(r"```[^\n]*\n?(.*?)```", _first_code_line, text, flags=re.S)
     # Links inside a quoted passage are the page's, not our citations: keep their text only.
     flat = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", flat)
     flat = re.sub(r"(`[^`]*`)|https?://\S+", lambda m: m.group(1) or "", flat)
@@ -116,6 +120,11 @@ def _sentences(text: str, max_words: int) -> str:
         out.append(" ".join(sentence.split()[:max_words]))
         count += n
     return " ".join(out)
+
+
+def _first_code_line(block: re.Match[str]) -> str:
+    line = next((ln.strip() for ln in block.group(1).splitlines() if ln.strip()), "")
+    return f" `{line.replace('`', '')[:120]}` " if line else " "
 
 
 class OfflineOrchestratorModel(OfflineChatModel):

@@ -456,3 +456,17 @@ def test_deep_answer_leads_with_the_researcher_whose_search_matched_best() -> No
         "3.",
         "m.py:1-5",
     ]
+
+
+def test_a_finding_keeps_the_first_line_of_the_block_its_sentence_introduces() -> None:
+    """'One of these when running `make dev`:' says nothing without the error it introduces."""
+    from graphs.offline.roles import OfflineResearcherModel
+
+    kb = [{"id": "k/port", "title": "Port in use", "url": "kb/k/port.md", "section": "Fix"}]
+    text = (
+        "One of these when running `make dev` or `langgraph dev`:\n\n"
+        "```text\nWARNING  Port 8123 is already in use, using port 54817 instead.\n```"
+    )
+    turn = [*_searched([], kb), _articles(("k/port", text))]
+    findings = OfflineResearcherModel(kind="kb").findings("port in use", turn)
+    assert "`langgraph dev`: `WARNING Port 8123 is already in use" in findings
