@@ -106,7 +106,7 @@ def _sentences(text: str, max_words: int) -> str:
     A code block stands in as its first line, in a code span: a sentence that introduces one
     ("One of these when running `make dev`:") says nothing without it.
     """
-    flat = re.sub(r"```[^\n]*\n?(.*?)```", _first_code_line, text, flags=re.S)
+    flat = re.sub(r"```[^`\n]*\n?(.*?)```", _first_code_line, text, flags=re.S)
     # Links inside a quoted passage are the page's, not our citations: keep their text only.
     flat = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", flat)
     flat = re.sub(r"(`[^`]*`)|https?://\S+", lambda m: m.group(1) or "", flat)
@@ -123,6 +123,7 @@ def _sentences(text: str, max_words: int) -> str:
 
 
 def _first_code_line(block: re.Match[str]) -> str:
+    """A fenced block's first non-blank line as a code span (its backticks dropped), or a space."""
     line = next((ln.strip() for ln in block.group(1).splitlines() if ln.strip()), "")
     return f" `{line.replace('`', '')[:120]}` " if line else " "
 
