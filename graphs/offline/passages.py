@@ -32,8 +32,6 @@ CODE_PASSAGE_LINES = 15
 _FENCE_LANGUAGES = {
     ".py": "python",
     ".pyi": "python",
-    ".md": "markdown",
-    ".mdx": "mdx",
     ".js": "javascript",
     ".ts": "typescript",
     ".tsx": "tsx",
@@ -60,8 +58,8 @@ class Passage:
 def code_block(code: str, cite: str) -> str:
     """A code passage as a fenced block: its file's language, and a fence nothing inside closes.
 
-    A code root holds Markdown and config files too, and a Markdown file's own ``` fences would
-    close a ``` block early; CommonMark lets a longer run of backticks fence them in.
+    A code root holds more than Python, and a docstring's own ``` example would close a ```
+    block early; CommonMark lets a longer run of backticks fence it in.
     """
     suffix = PurePosixPath(cite.rsplit(":", 1)[0]).suffix.lower()
     longest = max((len(run) for run in re.findall(r"`+", code)), default=0)

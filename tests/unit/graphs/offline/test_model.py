@@ -289,11 +289,12 @@ def test_the_code_read_skips_prose_and_data_files_in_a_code_root() -> None:
 
 
 def test_code_blocks_take_the_file_language_and_a_fence_nothing_inside_closes() -> None:
-    """A Markdown file in a code root holds its own ``` fences; they must not end the quote."""
+    """A docstring's own ``` example must not end the quote; a TypeScript file is not Python."""
     assert code_block("x = 1", "pkg/m.py:3-3") == "```python\nx = 1\n```"
-    page = "# Deploy\n```bash\nmake dev\n```"
-    block = code_block(page, "docs-agent/docs/deploy.md:1-4")
-    assert block.startswith("````markdown\n") and block.endswith("\n````")
+    code = 'def f():\n    """Example:\n\n    ```python\n    f()\n    ```\n    """'
+    block = code_block(code, "pkg/m.py:1-7")
+    assert block.startswith("````python\n") and block.endswith("\n````")
+    assert code_block("let a = 1", "web/app.ts:1-1").startswith("```typescript\n")
     assert code_block("a", "pkg/Makefile:1-1").startswith("```\n")
 
 
