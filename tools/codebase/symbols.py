@@ -152,9 +152,9 @@ def error_message(question: str) -> str:
     return " ".join(words) if len(words) >= 3 else ""
 
 
-# A name in a code span, with what stands right before it: a dot (an attribute, as in
-# `client.threads.search`), a slash or a dash (a path, URL or flag: `server/auth.py`, `--token`).
-_SPAN_NAME_RE = re.compile(r"([./-]?)([A-Za-z_]\w+)(?!\w)(/?)")
+# A name in a code span, with the slash or dash around it that makes it a path, URL or flag
+# segment (`server/auth.py`, `/threads/search`, `--token`).
+_SPAN_NAME_RE = re.compile(r"([/-]?)([A-Za-z_]\w+)(?!\w)(/?)")
 
 
 def _span_names(span: str) -> list[str]:
@@ -171,7 +171,7 @@ def _span_names(span: str) -> list[str]:
     span = span.strip()
     names = []
     for before, token, after in _SPAN_NAME_RE.findall(span):
-        if before in ("/", "-") or after:
+        if before or after:
             continue  # a path, URL or flag segment, whatever it looks like
         if (
             token[0].isupper()
