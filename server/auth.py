@@ -32,6 +32,8 @@ from urllib.parse import urlparse
 import jwt
 from langgraph_sdk import Auth
 
+from server import guest, report_access
+
 log = logging.getLogger(__name__)
 
 OWNER_KEY = "user_id"
@@ -52,6 +54,8 @@ KNOWN_VARIABLES = frozenset(
         "AUTH_JWT_ISSUER",
         "AUTH_JWT_MAX_LIFETIME_S",
         "AUTH_DEV_MODE",
+        # Who may read the answers report (server/report_access.py).
+        "AUTH_OPERATORS",
         # Aegra's own switch (`noop`/`custom`); it changes nothing for this module's handlers.
         "AUTH_TYPE",
     }
@@ -342,7 +346,10 @@ def authorization_header(headers: Mapping[Any, Any] | None) -> str | None:
 @auth.authenticate
 async def authenticate(headers: Mapping[Any, Any] | None) -> dict[str, Any]:
     """Server hook: resolve the caller from the request's `Authorization` header."""
-    return await resolve_user(authorization_header(headers), CONFIG)
+    # A guest token (only when guest mode is on, server/guest.py), else the configured users.
+    user = guest.authenticate_guest(authorization_header(headers))
+    user = user or await resolve_user(authorization_header(headers), CONFIG)
+    return report_access.with_report_scope(user)
 
 
 def _is_dev(ctx: Auth.types.AuthContext) -> bool:
@@ -371,6 +378,8 @@ async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
         return None
     if ctx.resource == "threads" and ctx.action in ("create", "create_run"):
         refuse_existence_probe(value)
+    if ctx.action == "create_run":
+        guest.check_run(ctx.user.identity)  # guests' run limits (no-op for everyone else)
     if ctx.action in ("create", "update", "create_run"):
         stamp_owner(value, ctx.user.identity)
     return {OWNER_KEY: ctx.user.identity}
@@ -444,6 +453,12 @@ async def store(ctx: Auth.types.AuthContext, value: Any) -> None:
     if _is_dev(ctx):
         return None
     action = str(ctx.action)
+    if report_access.in_report_namespace(value.get("namespace") or value.get("namespace_prefix")):
+        try:
+            report_access.authorize(ctx.user.identity, action, value, report_access.operators())
+        except report_access.ReportAccessError as exc:
+            raise Auth.exceptions.HTTPException(status_code=403, detail=str(exc)) from None
+        return None
     # langgraph-api names the searched prefix `namespace`; Aegra names it `namespace_prefix` (and
     # narrows it to the caller itself, with its store scopes), so check whichever is given.
     key = (

@@ -302,7 +302,7 @@ def aegra_config(langgraph_json: Path = REPO_ROOT / "langgraph.json") -> dict[st
         for name, spec in dict(config.get("graphs") or {}).items()
     }
     store = dict(config.get("store") or {})
-    store["scopes"] = {"memories": ["identity"]}
+    store["scopes"] = {"memories": ["identity"], "answers_report": ["report_scope"]}
     config["store"] = store
     return dict(config)
 

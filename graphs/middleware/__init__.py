@@ -22,6 +22,7 @@ from graphs.middleware.suggestions import SuggestionsMiddleware
 from graphs.middleware.tool_errors import tool_error_middleware
 from graphs.middleware.tool_output import ToolOutputSanitizerMiddleware
 from graphs.middleware.turn_limit import TurnLimitMiddleware
+from graphs.middleware.turn_record import TurnRecordMiddleware
 from graphs.middleware.usage_log import UsageLogMiddleware
 from graphs.settings import AgentSettings, load_settings
 
@@ -34,6 +35,7 @@ def shared_middleware(settings: AgentSettings | None = None) -> list[AgentMiddle
     """
     s = settings or load_settings()
     return [
+        TurnRecordMiddleware(),  # first: its after_agent runs last and records the finished turn
         # Guardrails and the input cap first (no model call for a refused turn), then the gate on
         # tool output, loop limits, tool-error handling and retries (Retry-After aware) around the
         # model choice + fallbacks.
