@@ -257,3 +257,26 @@ def test_page_assets_a_docs_site_loads_stay_small(web_server: str) -> None:
         total += int(r.headers["content-length"])
     assert total <= 60 * 1024, total
     assert "frame-ancestors 'self' http://127.0.0.1:" in httpx.get(web_server + "/chat").headers["content-security-policy"]
+
+
+def test_report_reads_every_turn_for_operators_only(web_server: str, browser: Browser, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = tmp_path / "report.html"
+
+    def report(token: str) -> subprocess.CompletedProcess[str]:
+        cmd = [sys.executable, "-m", "server.report", "--since", "1d", "--url", web_server, "--token", token, "--html", str(out)]
+        return subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+
+    denied = report(ALICE)
+    assert denied.returncode == 1 and "operators only" in denied.stderr and not out.exists()
+    done = report(OPS)
+    assert done.returncode == 0, done.stderr
+    # The earlier tests asked 3 questions (two by alice, one by a guest) and left one up vote each.
+    assert "3 questions" in done.stdout, done.stdout
+    assert "feedback: 2 up, 0 down" in done.stdout, done.stdout
+    page = out.read_text()
+    assert "<svg" in page and "http://" not in page.split("</style>")[0] and "<script" not in page
+    shot = browser.new_page(out.as_uri())
+    shot.screenshot(DOCS_IMG / "report.png", width=1000, height=1400)
