@@ -234,7 +234,9 @@ def authenticate_guest(authorization: str | None) -> dict[str, Any] | None:
         return None
     claims = SERVICE.verify(token)
     if claims is None:
-        raise Auth.exceptions.HTTPException(status_code=401, detail="Invalid or expired guest token")
+        raise Auth.exceptions.HTTPException(
+            status_code=401, detail="Invalid or expired guest token"
+        )
     try:
         return SERVICE.user_for(claims)
     except GuestLimitError as exc:

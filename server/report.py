@@ -23,7 +23,7 @@ import os
 import re
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -75,7 +75,9 @@ def gap_topics(questions: Sequence[str]) -> list[tuple[str, list[str]]]:
     another stays in a group of its own, named by its first content word.
     """
     stop = _stopwords()
-    words = [{w for w in (m.lower() for m in _WORD_RE.findall(q)) if w not in stop} for q in questions]
+    words = [
+        {w for w in (m.lower() for m in _WORD_RE.findall(q)) if w not in stop} for q in questions
+    ]
     left = set(range(len(questions)))
     groups: list[tuple[str, list[str]]] = []
     while left:
@@ -162,8 +164,8 @@ def build_report(
         if isinstance(turn.get("latency_s"), int | float):
             latencies.append(float(turn["latency_s"]))
     for vote in votes:
-        turn = by_message.get(str(vote.get("message_id")))
-        if turn is None or vote.get("voter") != turn.get("user"):
+        voted = by_message.get(str(vote.get("message_id")))
+        if voted is None or vote.get("voter") != voted.get("user"):
             continue  # outside the period, or a vote on someone else's answer
         if vote.get("vote") == "up":
             report.up += 1
@@ -171,10 +173,10 @@ def build_report(
             report.down += 1
             report.negatives.append(
                 {
-                    "question": turn.get("question", ""),
+                    "question": voted.get("question", ""),
                     "comment": str(vote.get("comment") or "")[: report_access.COMMENT_LIMIT],
-                    "thread_id": turn.get("thread_id", ""),
-                    "at": turn.get("at"),
+                    "thread_id": voted.get("thread_id", ""),
+                    "at": voted.get("at"),
                 }
             )
     report.negatives.sort(key=lambda n: -(n["at"] or 0))
@@ -282,8 +284,12 @@ def _columns(per_day: Mapping[str, int], width: int = 640, height: int = 160) ->
             f'<rect x="{x + col * 0.15:.1f}" y="{height - 20 - h:.1f}" width="{col * 0.7:.1f}" height="{h:.1f}" rx="2"><title>{day}: {n}</title></rect>'
         )
         if len(days) <= 14 or i % max(1, len(days) // 10) == 0:
-            parts.append(f'<text x="{x + col / 2:.1f}" y="{height - 5}" text-anchor="middle">{day[5:]}</text>')
-        parts.append(f'<text x="{x + col / 2:.1f}" y="{height - 24 - h:.1f}" text-anchor="middle">{n}</text>')
+            parts.append(
+                f'<text x="{x + col / 2:.1f}" y="{height - 5}" text-anchor="middle">{day[5:]}</text>'
+            )
+        parts.append(
+            f'<text x="{x + col / 2:.1f}" y="{height - 24 - h:.1f}" text-anchor="middle">{n}</text>'
+        )
     return f'<svg viewBox="0 0 {width} {height}" width="100%" role="img" class="chart">{"".join(parts)}</svg>'
 
 
@@ -304,7 +310,10 @@ def render_html(r: Report, title: str = "Answers report") -> str:
         ("low confidence", _pct(r.low_confidence, r.turns)),
         ("positive feedback", ratio),
         ("votes", str(r.up + r.down)),
-        ("median latency", f"{r.median_latency_s:.2f} s" if r.median_latency_s is not None else "–"),
+        (
+            "median latency",
+            f"{r.median_latency_s:.2f} s" if r.median_latency_s is not None else "–",
+        ),
     ]
     gap_rows = "".join(
         f"<tr><td><b>{e(topic)}</b> ({len(qs)})</td><td>{'<br>'.join(e(q[:160]) for q in qs[:8])}</td></tr>"
@@ -334,7 +343,7 @@ def render_html(r: Report, title: str = "Answers report") -> str:
 {"<table><tr><th>question</th><th>comment</th><th>thread</th></tr>" + neg_rows + "</table>" if neg_rows else "<p class=muted>No negative votes.</p>"}
 <h2>Most cited pages</h2>{_bars([(p, float(n)) for p, n in r.most_cited])}
 <h2>Never cited pages ({len(r.never_cited)})</h2>
-<p>{", ".join(e(p) for p in r.never_cited[:200]) or '<span class=muted>none</span>'}</p>
+<p>{", ".join(e(p) for p in r.never_cited[:200]) or "<span class=muted>none</span>"}</p>
 <h2>Languages</h2>{_bars([(k, float(v)) for k, v in r.languages.items()])}
 <h2>Graphs and models</h2>{_bars([(k, float(v)) for k, v in {**r.graphs, **r.models}.items()])}
 </body></html>

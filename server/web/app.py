@@ -109,9 +109,7 @@ async def asset(request: Request, name: str) -> Response:
 @app.get("/chat/widget.js", include_in_schema=False)
 async def widget(request: Request) -> Response:
     """The one-tag widget a docs site loads (cross-origin by design)."""
-    return _static_response(
-        request, "widget.js", {"Cross-Origin-Resource-Policy": "cross-origin"}
-    )
+    return _static_response(request, "widget.js", {"Cross-Origin-Resource-Policy": "cross-origin"})
 
 
 @app.get("/chat/api/config")

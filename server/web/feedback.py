@@ -21,7 +21,6 @@ import httpx
 from fastapi import Request
 from langgraph_sdk import Auth
 
-from server import auth as server_auth
 from server import report_access
 
 _ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,200}$")
@@ -33,7 +32,13 @@ def _http_error(status: int, detail: str) -> Auth.exceptions.HTTPException:
 
 
 async def caller(request: Request) -> dict[str, Any]:
-    """The user the request's Authorization header resolves to (same hook as the server's)."""
+    """The user the request's Authorization header resolves to (same hook as the server's).
+
+    Imported here, not at module import: server/auth.py checks its configuration when imported,
+    which belongs to the server's start, not to importing this module.
+    """
+    from server import auth as server_auth
+
     return dict(await server_auth.authenticate(dict(request.headers)))
 
 
@@ -79,9 +84,7 @@ def parse_vote(body: Any) -> dict[str, Any]:
 def _is_answer(messages: Any, message_id: str) -> bool:
     for message in messages if isinstance(messages, list) else []:
         if isinstance(message, Mapping) and message.get("id") == message_id:
-            return message.get("type") in ("ai", "AIMessageChunk") and not message.get(
-                "tool_calls"
-            )
+            return message.get("type") in ("ai", "AIMessageChunk") and not message.get("tool_calls")
     return False
 
 

@@ -58,7 +58,9 @@ class Page:
             msg = json.loads(raw)
             if msg.get("method") == "Runtime.consoleAPICalled":
                 args = msg["params"].get("args") or []
-                self.console.append(" ".join(str(a.get("value", a.get("description"))) for a in args))
+                self.console.append(
+                    " ".join(str(a.get("value", a.get("description"))) for a in args)
+                )
             elif msg.get("method") == "Runtime.exceptionThrown":
                 self.console.append(str(msg["params"]["exceptionDetails"]))
             if msg.get("id") == my_id:
@@ -210,7 +212,9 @@ def chromium(workdir: Path) -> Iterator[Browser]:
         deadline = time.monotonic() + 30
         while not port_file.exists() or not port_file.read_text().strip():
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"chromium did not start: {(workdir / 'chromium.log').read_text()[-2000:]}")
+                raise RuntimeError(
+                    f"chromium did not start: {(workdir / 'chromium.log').read_text()[-2000:]}"
+                )
             time.sleep(0.1)
         port = int(port_file.read_text().split()[0])
         yield Browser(port)

@@ -21,7 +21,9 @@ from tests.e2e.conftest import REPO_ROOT, free_port, langgraph_dev
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(chromium_path() is None, reason="needs Debian's chromium (.ci/run installs it)"),
+    pytest.mark.skipif(
+        chromium_path() is None, reason="needs Debian's chromium (.ci/run installs it)"
+    ),
 ]
 
 ALICE = "alice-token-0123456789abcdef"
@@ -93,7 +95,9 @@ def _ask(page: Page, question: str) -> dict[str, object]:
     before = page.js("document.querySelectorAll('.msg.bot[data-message-id]').length")
     page.js(WATCH)
     page.type_and_enter("#question", question)
-    page.wait(f"document.querySelectorAll('.msg.bot[data-message-id]').length > {before}", timeout=120)
+    page.wait(
+        f"document.querySelectorAll('.msg.bot[data-message-id]').length > {before}", timeout=120
+    )
     return dict(
         page.js(
             """(() => { const b = [...document.querySelectorAll('.msg.bot')].pop();
@@ -109,11 +113,15 @@ def _ask(page: Page, question: str) -> dict[str, object]:
     )
 
 
-def test_signed_in_user_asks_streams_follows_up_votes_and_reopens(web_server: str, browser: Browser) -> None:
+def test_signed_in_user_asks_streams_follows_up_votes_and_reopens(
+    web_server: str, browser: Browser
+) -> None:
     page = _open_chat(browser, web_server, ALICE)
     first = _ask(page, "How do I stream tokens from a client?")
     assert first["error"] is None
-    assert int(first["chunks"]) > 1 and int(first["lengths"]) > 2, first  # tokens arrived as they came
+    assert int(first["chunks"]) > 1 and int(first["lengths"]) > 2, (
+        first
+    )  # tokens arrived as they came
     assert int(first["progress"]) >= 1, first  # tool progress lines on the custom stream
     assert first["links"] or first["cites"], first  # citations rendered as links / path:lines
     assert all(str(link).startswith("http") for link in first["links"])
@@ -154,13 +162,15 @@ def test_signed_in_user_asks_streams_follows_up_votes_and_reopens(web_server: st
     page.click("#new-thread")
     page.wait("document.querySelectorAll('.msg').length === 0")
     page.wait(f"document.querySelector('#threads button[data-thread-id=\"{first['thread']}\"]')")
-    page.click(f"#threads button[data-thread-id=\"{first['thread']}\"]")
+    page.click(f'#threads button[data-thread-id="{first["thread"]}"]')
     page.wait("document.querySelectorAll('.msg.bot[data-message-id]').length === 2")
     assert page.js("window.docsAgentChat.threadId") == first["thread"]
     assert first["text"][:40] in page.js("document.querySelector('.msg.bot').innerText")
 
 
-def test_guests_get_their_own_identity_and_never_see_each_other(web_server: str, browser: Browser) -> None:
+def test_guests_get_their_own_identity_and_never_see_each_other(
+    web_server: str, browser: Browser
+) -> None:
     one = _open_chat(browser, web_server)
     assert one.js("document.getElementById('who').textContent") == "Guest"
     answer = _ask(one, "What is the offline model?")
@@ -171,7 +181,9 @@ def test_guests_get_their_own_identity_and_never_see_each_other(web_server: str,
 
     two = _open_chat(browser, web_server)
     two.wait("document.querySelector('#threads .muted')")  # an empty list: not the first guest's
-    assert two.js(f"!!document.querySelector('#threads [data-thread-id=\"{one_thread}\"]')") is False
+    assert (
+        two.js(f"!!document.querySelector('#threads [data-thread-id=\"{one_thread}\"]')") is False
+    )
     token_one = one.js("JSON.parse(localStorage.getItem('da-guest')).token")
     token_two = two.js("JSON.parse(localStorage.getItem('da-guest')).token")
     assert token_one != token_two
@@ -182,14 +194,21 @@ def test_guests_get_their_own_identity_and_never_see_each_other(web_server: str,
     with httpx.Client(base_url=web_server, headers=headers, timeout=30) as c:
         assert c.get(f"/threads/{one_thread}").status_code == 404
         assert c.get(f"/threads/{one_thread}/state").status_code == 404
-        run = c.post(f"/threads/{one_thread}/runs", json={"assistant_id": "docs_agent", "input": {"messages": []}})
+        run = c.post(
+            f"/threads/{one_thread}/runs",
+            json={"assistant_id": "docs_agent", "input": {"messages": []}},
+        )
         assert run.status_code == 404
         vote = c.post(
             "/chat/api/feedback",
             json={"thread_id": one_thread, "message_id": answer["id"], "vote": "down"},
         )
         assert vote.status_code == 404
-        for ns in (["answers_report", "team", "turns"], ["answers_report", "team", "feedback"], ["answers_report"]):
+        for ns in (
+            ["answers_report", "team", "turns"],
+            ["answers_report", "team", "feedback"],
+            ["answers_report"],
+        ):
             search = c.post("/store/items/search", json={"namespace_prefix": ns, "limit": 10})
             assert search.status_code == 403, (ns, search.text)
         forged = c.put(
@@ -204,11 +223,15 @@ def test_guests_get_their_own_identity_and_never_see_each_other(web_server: str,
         threads = c.post("/threads/search", json={"limit": 100}).json()
         assert one_thread not in {t["thread_id"] for t in threads}
     # A forged guest token is refused outright.
-    bad = httpx.get(f"{web_server}/threads/{one_thread}", headers={"Authorization": "Bearer guest.x.y.z"})
+    bad = httpx.get(
+        f"{web_server}/threads/{one_thread}", headers={"Authorization": "Bearer guest.x.y.z"}
+    )
     assert bad.status_code == 401
 
 
-def test_widget_opens_the_chat_only_on_configured_origins(web_server: str, browser: Browser, site_port: int) -> None:
+def test_widget_opens_the_chat_only_on_configured_origins(
+    web_server: str, browser: Browser, site_port: int
+) -> None:
     tag = f'<script src="{web_server}/chat/widget.js" data-server="{web_server}" data-graph="docs_agent" data-theme="dark"></script>'
     _HostPage.body = f"<!doctype html><title>Docs</title><h1>Product docs</h1>{tag}".encode()
     allowed = http.server.ThreadingHTTPServer(("127.0.0.1", site_port), _HostPage)
@@ -217,11 +240,16 @@ def test_widget_opens_the_chat_only_on_configured_origins(web_server: str, brows
     for srv in (allowed, other):
         threading.Thread(target=srv.serve_forever, daemon=True).start()
     try:
+
         def frame_url(port: int) -> str:
             page = browser.new_page(f"http://127.0.0.1:{port}/")
             page.wait("document.getElementById('docs-agent-widget')")
-            page.js("document.getElementById('docs-agent-widget').shadowRoot.querySelector('.fab').click()")
-            page.wait("document.getElementById('docs-agent-widget').shadowRoot.querySelector('iframe')")
+            page.js(
+                "document.getElementById('docs-agent-widget').shadowRoot.querySelector('.fab').click()"
+            )
+            page.wait(
+                "document.getElementById('docs-agent-widget').shadowRoot.querySelector('iframe')"
+            )
             expanded = page.js(
                 "document.getElementById('docs-agent-widget').shadowRoot.querySelector('.fab').getAttribute('aria-expanded')"
             )
@@ -242,7 +270,9 @@ def test_widget_opens_the_chat_only_on_configured_origins(web_server: str, brows
                 page.screenshot(DOCS_IMG / "widget.png")
             return child()
 
-        assert frame_url(site_port).startswith(f"{web_server}/chat?embed=1&graph=docs_agent&theme=dark")
+        assert frame_url(site_port).startswith(
+            f"{web_server}/chat?embed=1&graph=docs_agent&theme=dark"
+        )
         assert not frame_url(other_port).startswith(web_server)  # framing refused by CSP
     finally:
         allowed.shutdown()
@@ -256,17 +286,34 @@ def test_page_assets_a_docs_site_loads_stay_small(web_server: str) -> None:
         assert r.status_code == 200 and r.headers.get("content-encoding") == "gzip"
         total += int(r.headers["content-length"])
     assert total <= 60 * 1024, total
-    assert "frame-ancestors 'self' http://127.0.0.1:" in httpx.get(web_server + "/chat").headers["content-security-policy"]
+    assert (
+        "frame-ancestors 'self' http://127.0.0.1:"
+        in httpx.get(web_server + "/chat").headers["content-security-policy"]
+    )
 
 
-def test_report_reads_every_turn_for_operators_only(web_server: str, browser: Browser, tmp_path: Path) -> None:
+def test_report_reads_every_turn_for_operators_only(
+    web_server: str, browser: Browser, tmp_path: Path
+) -> None:
     import subprocess
     import sys
 
     out = tmp_path / "report.html"
 
     def report(token: str) -> subprocess.CompletedProcess[str]:
-        cmd = [sys.executable, "-m", "server.report", "--since", "1d", "--url", web_server, "--token", token, "--html", str(out)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "server.report",
+            "--since",
+            "1d",
+            "--url",
+            web_server,
+            "--token",
+            token,
+            "--html",
+            str(out),
+        ]
         return subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
 
     denied = report(ALICE)

@@ -14,7 +14,10 @@ from tools.settings import REPO_ROOT
 def test_aegra_json_is_langgraph_json_plus_the_store_scopes() -> None:
     committed = json.loads((REPO_ROOT / "aegra.json").read_text())
     assert committed == aegra_config(REPO_ROOT / "langgraph.json")
-    assert committed["store"]["scopes"] == {"memories": ["identity"], "answers_report": ["report_scope"]}
+    assert committed["store"]["scopes"] == {
+        "memories": ["identity"],
+        "answers_report": ["report_scope"],
+    }
 
 
 def test_compose_serves_aegra_json_after_the_index_on_pinned_aegra() -> None:
