@@ -12,6 +12,8 @@ either engine, and going through the API keeps one authorization path for both.
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import re
 import time
 from collections.abc import Mapping
@@ -35,10 +37,10 @@ async def caller(request: Request) -> dict[str, Any]:
     """The user the request's Authorization header resolves to (same hook as the server's).
 
     Imported here, not at module import: server/auth.py checks its configuration when imported,
-    which belongs to the server's start, not to importing this module.
+    which belongs to the server's start, not to importing this module; the first import runs in
+    a worker thread because it reads the environment and may write the dev-state marker.
     """
-    from server import auth as server_auth
-
+    server_auth = await asyncio.to_thread(importlib.import_module, "server.auth")
     return dict(await server_auth.authenticate(dict(request.headers)))
 
 

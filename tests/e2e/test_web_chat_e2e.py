@@ -292,6 +292,38 @@ def test_page_assets_a_docs_site_loads_stay_small(web_server: str) -> None:
     )
 
 
+def test_client_example_sends_a_vote_with_a_comment(web_server: str) -> None:
+    import subprocess
+    import sys
+
+    cmd = [
+        sys.executable,
+        str(REPO_ROOT / "client_examples" / "send_feedback.py"),
+        "--url",
+        web_server,
+        "--token",
+        ALICE,
+        "--vote",
+        "down",
+        "--comment",
+        "Nothing on key rotation",
+        "How do I rotate keys?",
+    ]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    stored = json.loads(done.stdout[done.stdout.rindex("\n{") + 1 :])
+    assert (
+        stored["vote"] == "down"
+        and stored["voter"] == "alice"
+        and stored["comment"] == "Nothing on key rotation"
+    )
+    # The same vote on a thread that is not alice's is refused.
+    cmd[cmd.index("How do I rotate keys?")] = "--thread"
+    cmd += ["00000000-0000-0000-0000-000000000000", "--message", "m"]
+    refused = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1 and "404" in refused.stderr
+
+
 def test_report_reads_every_turn_for_operators_only(
     web_server: str, browser: Browser, tmp_path: Path
 ) -> None:
@@ -320,9 +352,10 @@ def test_report_reads_every_turn_for_operators_only(
     assert denied.returncode == 1 and "operators only" in denied.stderr and not out.exists()
     done = report(OPS)
     assert done.returncode == 0, done.stderr
-    # The earlier tests asked 3 questions (two by alice, one by a guest) and left one up vote each.
-    assert "3 questions" in done.stdout, done.stdout
-    assert "feedback: 2 up, 0 down" in done.stdout, done.stdout
+    # The earlier tests asked 4 questions (three by alice, one by a guest): two up votes, one down.
+    assert "4 questions" in done.stdout, done.stdout
+    assert "feedback: 2 up, 1 down" in done.stdout, done.stdout
+    assert "comment: Nothing on key rotation" in done.stdout
     page = out.read_text()
     assert "<svg" in page and "http://" not in page.split("</style>")[0] and "<script" not in page
     shot = browser.new_page(out.as_uri())
