@@ -74,7 +74,7 @@
   }
   function markdown(text) {
     const out = [];
-    const parts = String(text || "").split(/^```[^\n]*\n?/m);
+    const parts = String(text || "").split(/^[ \t]*```[^\n]*\n?/m);
     parts.forEach((part, i) => {
       if (i % 2 === 1) { out.push("<pre><code>" + esc(part.replace(/\n$/, "")) + "</code></pre>"); return; }
       let list = null;
