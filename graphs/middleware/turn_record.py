@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections.abc import Mapping
 from typing import Annotated, Any, NotRequired
 
 from langchain.agents import AgentState
@@ -55,6 +56,24 @@ def ttl_minutes(env: dict[str, str] | None = None) -> float:
     return max(days, 1 / 1440) * 1440
 
 
+def run_owner(configurable: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+    """The authenticated owner of the run, whichever engine set it; the declared one otherwise.
+
+    langgraph-api sets `langgraph_auth_user_id`; Aegra puts the user object under
+    `langgraph_auth_user` (its `configurable.user_id` is only a default a client may override).
+    Without auth (dev mode, in-process runs) the run's declared `user_id` stands in.
+    """
+    auth_user = configurable.get("langgraph_auth_user")
+    identity = (
+        configurable.get("langgraph_auth_user_id")
+        or getattr(auth_user, "identity", None)
+        or (auth_user.get("identity") if isinstance(auth_user, Mapping) else None)
+        or metadata.get("user_id")
+        or configurable.get("user_id")
+    )
+    return str(identity or "")
+
+
 def build_record(
     state: dict[str, Any], config: dict[str, Any], model: str, language_setting: str
 ) -> dict[str, Any] | None:
@@ -70,7 +89,7 @@ def build_record(
     configurable = config.get("configurable") or {}
     metadata = config.get("metadata") or {}
     started = state.get("turn_started_at")
-    user = configurable.get("langgraph_auth_user_id") or metadata.get("user_id") or ""
+    user = run_owner(configurable, metadata)
     return {
         "question": question[:QUESTION_CHARS],
         "language": resolve_language(language_setting, question),

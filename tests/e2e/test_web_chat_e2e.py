@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import http.server
 import json
+import os
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +31,12 @@ pytestmark = [
 ALICE = "alice-token-0123456789abcdef"
 OPS = "operator-token-0123456789abcdef"
 GUEST_SECRET = "guest-secret-" + "x" * 40
-DOCS_IMG = REPO_ROOT / "docs" / "img"
+# Screenshots go to docs/img only when asked (DOCS_AGENT_SCREENSHOTS=1): CI leaves the checkout alone.
+DOCS_IMG = (
+    REPO_ROOT / "docs" / "img"
+    if os.environ.get("DOCS_AGENT_SCREENSHOTS")
+    else Path(tempfile.gettempdir()) / "docs-agent-screenshots"
+)
 
 
 class _HostPage(http.server.BaseHTTPRequestHandler):

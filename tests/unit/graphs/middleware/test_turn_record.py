@@ -80,3 +80,16 @@ def test_ttl_in_minutes() -> None:
     assert ttl_minutes({}) == 90 * 1440
     assert ttl_minutes({"DOCS_AGENT_REPORT_TTL_DAYS": "7"}) == 7 * 1440
     assert ttl_minutes({"DOCS_AGENT_REPORT_TTL_DAYS": "x"}) == 90 * 1440
+
+
+def test_run_owner_prefers_the_authenticated_user_of_either_engine() -> None:
+    from types import SimpleNamespace
+
+    from graphs.middleware.turn_record import run_owner
+
+    assert run_owner({"langgraph_auth_user_id": "alice", "user_id": "x"}, {"user_id": "y"}) == "alice"
+    aegra_user = SimpleNamespace(identity="bob")
+    assert run_owner({"langgraph_auth_user": aegra_user, "user_id": "forged"}, {"user_id": "forged"}) == "bob"
+    assert run_owner({"langgraph_auth_user": {"identity": "carol"}}, {}) == "carol"
+    assert run_owner({}, {"user_id": "dev-user"}) == "dev-user"
+    assert run_owner({}, {}) == ""
