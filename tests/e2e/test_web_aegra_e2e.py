@@ -18,7 +18,7 @@ from tests.e2e.browser import (
     chromium_path,  # noqa: E402
 )
 from tests.e2e.conftest import AegraServices, AegraStack
-from tests.e2e.test_web_chat_e2e import ALICE, GUEST_SECRET, OPS, browser, site_port
+from tests.e2e.test_web_chat_e2e import ALICE, DOCS_BASE, GUEST_SECRET, OPS, browser, site_port
 
 pytestmark = [
     pytest.mark.e2e,
@@ -41,6 +41,7 @@ def web_server(
         "DOCS_AGENT_GUESTS": "true",
         "DOCS_AGENT_GUEST_SECRET": GUEST_SECRET,
         "DOCS_AGENT_WEB_ORIGINS": f"http://127.0.0.1:{site_port}",
+        "DOCS_AGENT_DOCS_BASE_URL": DOCS_BASE,
     }
     stack = AegraStack(tmp_path_factory.mktemp("web-aegra"), aegra_services, env)
     try:

@@ -31,6 +31,7 @@ pytestmark = [
 ALICE = "alice-token-0123456789abcdef"
 OPS = "operator-token-0123456789abcdef"
 GUEST_SECRET = "guest-secret-" + "x" * 40
+DOCS_BASE = "https://docs.example.com/product"
 # Screenshots go to docs/img only when asked (DOCS_AGENT_SCREENSHOTS=1): CI leaves the checkout alone.
 DOCS_IMG = (
     REPO_ROOT / "docs" / "img"
@@ -67,6 +68,9 @@ def web_server(tmp_path_factory: pytest.TempPathFactory, site_port: int) -> Iter
         "DOCS_AGENT_GUESTS": "true",
         "DOCS_AGENT_GUEST_SECRET": GUEST_SECRET,
         "DOCS_AGENT_WEB_ORIGINS": f"http://127.0.0.1:{site_port}",
+        # Published docs: citations are the pages' URLs, which the page renders as links (the
+        # browser never opens them, and resolves nothing but loopback anyway).
+        "DOCS_AGENT_DOCS_BASE_URL": DOCS_BASE,
     }
     with langgraph_dev(tmp_path_factory.mktemp("web"), extra_env=env) as url:
         yield url
@@ -130,7 +134,8 @@ def test_signed_in_user_asks_streams_follows_up_votes_and_reopens(
         first
     )  # tokens arrived as they came
     assert int(first["progress"]) >= 1, first  # tool progress lines on the custom stream
-    assert first["links"] or first["cites"], first  # citations rendered as links / path:lines
+    # Citations are links to the real pages.
+    assert any(str(link).startswith(DOCS_BASE + "/") for link in first["links"]), first
     assert all(str(link).startswith("http") for link in first["links"])
     assert first["suggests"], first
 

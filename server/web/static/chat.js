@@ -74,7 +74,8 @@
   }
   function markdown(text) {
     const out = [];
-    const parts = String(text || "").split(/^[ \t]*```[^\n]*\n?/m);
+    // Quoted passages ("> " lines, as the offline model quotes) are flattened so their code fences parse.
+    const parts = String(text || "").replace(/^>[ \t]?/gm, "").split(/^[ \t]*```[^\n]*\n?/m);
     parts.forEach((part, i) => {
       if (i % 2 === 1) { out.push("<pre><code>" + esc(part.replace(/\n$/, "")) + "</code></pre>"); return; }
       let list = null;
