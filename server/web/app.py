@@ -25,6 +25,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
@@ -141,11 +142,25 @@ async def whoami(request: Request) -> Response:
     )
 
 
+def same_origin(request: Request) -> bool:
+    """True when a browser request comes from this server's own origin (or no browser at all)."""
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True  # not a cross-site browser request (curl, a server): the limits still apply
+    return urlparse(origin).netloc == request.headers.get("host", "")
+
+
 @app.post("/chat/api/guest")
 async def new_guest(request: Request) -> Response:
     """A short-lived guest token for this browser (guest mode only; limited per address)."""
     if not guest.CONFIG.enabled:
         return JSONResponse({"detail": "Guest mode is off"}, status_code=404)
+    if not same_origin(request):
+        # Another site's script must not mint guests for its visitors (the widget's iframe is
+        # this server's own origin, so the page always passes).
+        return JSONResponse(
+            {"detail": "Guest tokens are issued to this server's page only"}, status_code=403
+        )
     address = request.client.host if request.client else "unknown"
     try:
         issued = guest.SERVICE.issue(address)

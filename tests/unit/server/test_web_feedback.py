@@ -64,3 +64,26 @@ def test_static_files_are_the_shipped_ones_and_compress() -> None:
     raw, packed = web_app._asset("chat.js")
     assert raw.startswith(b"// docs-agent chat page") and len(packed) < len(raw)
     assert set(web_app.ASSET_FILES) == {"chat.js", "chat.css"}
+
+
+async def test_guest_tokens_only_for_this_servers_own_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    import httpx
+
+    from server import guest
+    from server.guest import GuestConfig, GuestService
+
+    svc = GuestService(GuestConfig(enabled=True, secret="q" * 40))
+    monkeypatch.setattr(guest, "CONFIG", svc.config)
+    monkeypatch.setattr(guest, "SERVICE", svc)
+    transport = httpx.ASGITransport(app=web_app.app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://assistant.test") as c:
+        own = await c.post("/chat/api/guest", headers={"Origin": "http://assistant.test"})
+        assert own.status_code == 200 and own.json()["token"].startswith("guest.")
+        foreign = await c.post("/chat/api/guest", headers={"Origin": "https://evil.example"})
+        assert foreign.status_code == 403
+        assert (await c.get("/chat/static/../app.py")).status_code == 404
+        page = await c.get("/chat")
+        assert "frame-ancestors 'self'" in page.headers["content-security-policy"]
+    monkeypatch.setattr(guest, "CONFIG", GuestConfig())
+    async with httpx.AsyncClient(transport=transport, base_url="http://assistant.test") as c:
+        assert (await c.post("/chat/api/guest")).status_code == 404

@@ -87,9 +87,14 @@ def test_run_owner_prefers_the_authenticated_user_of_either_engine() -> None:
 
     from graphs.middleware.turn_record import run_owner
 
-    assert run_owner({"langgraph_auth_user_id": "alice", "user_id": "x"}, {"user_id": "y"}) == "alice"
+    assert (
+        run_owner({"langgraph_auth_user_id": "alice", "user_id": "x"}, {"user_id": "y"}) == "alice"
+    )
     aegra_user = SimpleNamespace(identity="bob")
-    assert run_owner({"langgraph_auth_user": aegra_user, "user_id": "forged"}, {"user_id": "forged"}) == "bob"
+    assert (
+        run_owner({"langgraph_auth_user": aegra_user, "user_id": "forged"}, {"user_id": "forged"})
+        == "bob"
+    )
     assert run_owner({"langgraph_auth_user": {"identity": "carol"}}, {}) == "carol"
     assert run_owner({}, {"user_id": "dev-user"}) == "dev-user"
     assert run_owner({}, {}) == ""
