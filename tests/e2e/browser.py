@@ -44,6 +44,7 @@ class Page:
         self._ws = connect(ws_url, max_size=64 * 1024 * 1024, open_timeout=10).__enter__()
         self._id = 0
         self.console: list[str] = []
+        self.contexts: dict[str, int] = {}  # frame id -> its main-world JS context
         self.send("Runtime.enable")
         self.send("Page.enable")
 
@@ -56,7 +57,12 @@ class Page:
         while True:
             raw = self._ws.recv(timeout=max(0.1, deadline - time.monotonic()))
             msg = json.loads(raw)
-            if msg.get("method") == "Runtime.consoleAPICalled":
+            if msg.get("method") == "Runtime.executionContextCreated":
+                context = msg["params"]["context"]
+                aux = context.get("auxData") or {}
+                if aux.get("isDefault") and aux.get("frameId"):
+                    self.contexts[aux["frameId"]] = context["id"]
+            elif msg.get("method") == "Runtime.consoleAPICalled":
                 args = msg["params"].get("args") or []
                 self.console.append(
                     " ".join(str(a.get("value", a.get("description"))) for a in args)
@@ -77,6 +83,32 @@ class Page:
         )
         if result.get("exceptionDetails"):
             raise RuntimeError(f"JS error: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def child_frames(self) -> list[dict[str, Any]]:
+        """The frames inside the page (id, url), e.g. the widget's iframe."""
+        tree = self.send("Page.getFrameTree")["frameTree"]
+        return [dict(kid["frame"]) for kid in tree.get("childFrames") or []]
+
+    def frame_js(self, frame_id: str, expression: str) -> Any:
+        """Evaluate `expression` in a child frame's page world (same-site frames only)."""
+        context = self.contexts.get(frame_id)
+        if context is None:
+            self.js("0")  # let pending context events arrive
+            context = self.contexts.get(frame_id)
+        if context is None:
+            return None
+        result = self.send(
+            "Runtime.evaluate",
+            {
+                "expression": expression,
+                "contextId": context,
+                "returnByValue": True,
+                "awaitPromise": True,
+            },
+        )
+        if result.get("exceptionDetails"):
+            return None  # the frame navigated: its old context is gone
         return result["result"].get("value")
 
     def wait(self, expression: str, timeout: float = 90, interval: float = 0.05) -> None:

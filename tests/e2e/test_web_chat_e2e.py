@@ -11,6 +11,7 @@ import json
 import os
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -253,39 +254,45 @@ def test_widget_opens_the_chat_only_on_configured_origins(
         threading.Thread(target=srv.serve_forever, daemon=True).start()
     try:
 
-        def frame_url(port: int) -> str:
+        def open_widget(port: int) -> tuple[Page, str]:
             page = browser.new_page(f"http://127.0.0.1:{port}/")
             page.wait("document.getElementById('docs-agent-widget')")
-            page.js(
-                "document.getElementById('docs-agent-widget').shadowRoot.querySelector('.fab').click()"
-            )
-            page.wait(
-                "document.getElementById('docs-agent-widget').shadowRoot.querySelector('iframe')"
-            )
-            expanded = page.js(
-                "document.getElementById('docs-agent-widget').shadowRoot.querySelector('.fab').getAttribute('aria-expanded')"
-            )
-            assert expanded == "true"
-
-            def child() -> str:
-                tree = page.send("Page.getFrameTree")["frameTree"]
-                kids = tree.get("childFrames") or []
-                return str(kids[0]["frame"].get("url", "")) if kids else ""
-
-            import time
-
+            root = "document.getElementById('docs-agent-widget').shadowRoot"
+            page.js(f"{root}.querySelector('.fab').click()")
+            page.wait(f"{root}.querySelector('iframe')")
+            assert page.js(f"{root}.querySelector('.fab').getAttribute('aria-expanded')") == "true"
             deadline = time.monotonic() + 20
-            while time.monotonic() < deadline and not child().startswith(("http", "chrome-error")):
+            url = ""
+            while time.monotonic() < deadline:
+                frames = page.child_frames()
+                url = str(frames[0].get("url", "")) if frames else ""
+                if url.startswith(("http", "chrome-error")):
+                    break
                 time.sleep(0.1)
-            time.sleep(1.0)
-            if port == site_port:
-                page.screenshot(DOCS_IMG / "widget.png")
-            return child()
+            return page, url
 
-        assert frame_url(site_port).startswith(
-            f"{web_server}/chat?embed=1&graph=docs_agent&theme=dark"
+        page, url = open_widget(site_port)
+        assert url.startswith(f"{web_server}/chat?embed=1&graph=docs_agent&theme=dark")
+        # Ask inside the widget: the framed page streams its answer as the full page does.
+        frame = page.child_frames()[0]["id"]
+        deadline = time.monotonic() + 30
+        while not page.frame_js(frame, "!!(window.docsAgentChat && window.docsAgentChat.ready)"):
+            assert time.monotonic() < deadline, "the framed chat did not start"
+            time.sleep(0.1)
+        page.frame_js(
+            frame,
+            "document.getElementById('question').value = 'How do I configure auth tokens?';"
+            " document.getElementById('ask').requestSubmit(); true",
         )
-        assert not frame_url(other_port).startswith(web_server)  # framing refused by CSP
+        deadline = time.monotonic() + 120
+        while not page.frame_js(frame, "!!document.querySelector('.msg.bot[data-message-id]')"):
+            assert time.monotonic() < deadline, "no answer in the widget"
+            time.sleep(0.2)
+        assert page.frame_js(frame, "document.documentElement.dataset.theme") == "dark"
+        assert len(page.frame_js(frame, "document.querySelector('.msg.bot .body').innerText")) > 50
+        page.screenshot(DOCS_IMG / "widget.png")
+        _, refused = open_widget(other_port)
+        assert not refused.startswith(web_server)  # framing refused by CSP
     finally:
         allowed.shutdown()
         other.shutdown()
@@ -364,8 +371,9 @@ def test_report_reads_every_turn_for_operators_only(
     assert denied.returncode == 1 and "operators only" in denied.stderr and not out.exists()
     done = report(OPS)
     assert done.returncode == 0, done.stderr
-    # The earlier tests asked 4 questions (three by alice, one by a guest): two up votes, one down.
-    assert "4 questions" in done.stdout, done.stdout
+    # The earlier tests asked 5 questions (three by alice, one by a guest, one in the widget's
+    # guest session): two up votes, one down.
+    assert "5 questions" in done.stdout, done.stdout
     assert "feedback: 2 up, 1 down" in done.stdout, done.stdout
     assert "comment: Nothing on key rotation" in done.stdout
     page = out.read_text()
