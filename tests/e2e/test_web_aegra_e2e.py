@@ -73,3 +73,11 @@ def test_client_example_votes_on_aegra(web_server: str) -> None:
 
 def test_report_operators_only_on_aegra(web_server: str, browser: Browser, tmp_path: Path) -> None:
     on_dev.test_report_reads_every_turn_for_operators_only(web_server, browser, tmp_path)
+
+
+def test_language_on_aegra(web_server: str, browser: Browser) -> None:
+    on_dev.test_page_speaks_the_browsers_language(web_server, browser)
+
+
+def test_guest_minting_limited_on_aegra(web_server: str) -> None:
+    on_dev.test_one_address_cannot_mint_guests_without_end(web_server)

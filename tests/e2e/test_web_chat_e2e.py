@@ -380,3 +380,28 @@ def test_report_reads_every_turn_for_operators_only(
     assert "<svg" in page and "http://" not in page.split("</style>")[0] and "<script" not in page
     shot = browser.new_page(out.as_uri())
     shot.screenshot(DOCS_IMG / "report.png", width=1000, height=1400)
+
+
+def test_page_speaks_the_browsers_language(web_server: str, browser: Browser) -> None:
+    page = browser.new_page("about:blank")
+    page.send(
+        "Emulation.setUserAgentOverride",
+        {"userAgent": "Mozilla/5.0 (X11; Linux x86_64) docs-agent-test", "acceptLanguage": "pl-PL"},
+    )
+    page.goto(web_server + "/chat")
+    page.wait("window.docsAgentChat && window.docsAgentChat.ready", timeout=30)
+    assert page.js("navigator.language").startswith("pl")
+    assert page.js("document.getElementById('send').textContent") == "Wyślij"
+    assert page.js("document.documentElement.lang") == "pl"
+    page.goto(web_server + "/chat?lang=ru")
+    assert page.js("document.getElementById('send').textContent") == "Отправить"
+
+
+def test_one_address_cannot_mint_guests_without_end(web_server: str) -> None:
+    # Last in the module: it spends this address's allowance of new guests (10 per hour).
+    statuses = [httpx.post(web_server + "/chat/api/guest").status_code for _ in range(11)]
+    assert statuses[-1] == 429 and statuses.count(429) >= 1
+    limited = httpx.post(web_server + "/chat/api/guest")
+    assert limited.status_code == 429 and int(limited.headers["retry-after"]) > 0
+    foreign = httpx.post(web_server + "/chat/api/guest", headers={"Origin": "https://evil.example"})
+    assert foreign.status_code == 403
