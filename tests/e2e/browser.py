@@ -142,6 +142,21 @@ class Page:
                 },
             )
 
+    def press(self, key: str, code: int, shift: bool = False) -> None:
+        """One real key press (down + up) on whatever has the focus."""
+        text = "\r" if key == "Enter" else ""  # Enter must carry its character to activate
+        for kind in ("keyDown" if text else "rawKeyDown", "keyUp"):
+            event = {
+                "type": kind,
+                "key": key,
+                "code": key,
+                "windowsVirtualKeyCode": code,
+                "modifiers": 8 if shift else 0,
+            }
+            if text and kind == "keyDown":
+                event["text"] = text
+            self.send("Input.dispatchKeyEvent", event)
+
     def click(self, selector: str) -> None:
         """Click the first element matching `selector` (it must exist)."""
         found = self.js(

@@ -189,7 +189,14 @@ def test_guests_get_their_own_identity_and_never_see_each_other(
     answer = _ask(one, "What is the offline model?")
     assert answer["error"] is None and answer["id"]
     one_thread = str(answer["thread"])
-    one.click(".msg.bot .vote-up")
+    # Keyboard only: from the question field, Shift+Tab reaches the last follow-up suggestion
+    # and Enter asks it.
+    one.js("document.getElementById('question').focus()")
+    one.press("Tab", 9, shift=True)
+    assert one.js("document.activeElement.parentElement.className") == "suggests"
+    one.press("Enter", 13)
+    one.wait("document.querySelectorAll('.msg.bot[data-message-id]').length === 2", timeout=120)
+    one.click(".msg.bot .vote-up")  # on the first answer
     one.wait("document.querySelector('.msg.bot').dataset.vote === 'up'")
 
     two = _open_chat(browser, web_server)
@@ -371,9 +378,9 @@ def test_report_reads_every_turn_for_operators_only(
     assert denied.returncode == 1 and "operators only" in denied.stderr and not out.exists()
     done = report(OPS)
     assert done.returncode == 0, done.stderr
-    # The earlier tests asked 5 questions (three by alice, one by a guest, one in the widget's
+    # The earlier tests asked 6 questions (three by alice, two by a guest, one in the widget's
     # guest session): two up votes, one down.
-    assert "5 questions" in done.stdout, done.stdout
+    assert "6 questions" in done.stdout, done.stdout
     assert "feedback: 2 up, 1 down" in done.stdout, done.stdout
     assert "comment: Nothing on key rotation" in done.stdout
     page = out.read_text()
