@@ -21,8 +21,7 @@ from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 from tools.search import Document, Hit
 from tools.search.embeddings import Embedder, configured_embedder
 from tools.settings import SourceSettings
-from tools.sources.corpus import FolderCorpus, UrlRule, repo_prefix
-from tools.sources.corpus import SUFFIXES
+from tools.sources.corpus import SUFFIXES, FolderCorpus, UrlRule, repo_prefix
 from tools.sources.corpus_language import description_note, weak_match_note
 from tools.sources.failures import partial_note, unavailable
 from tools.sources.http_fetch import SourceUnavailable
