@@ -16,6 +16,7 @@ import base64
 import logging
 import re
 import threading
+import time
 from html import unescape
 from html.parser import HTMLParser
 from typing import Any
@@ -33,6 +34,7 @@ log = logging.getLogger(__name__)
 
 API = "/api/v2/help_center"
 MAX_PAGES = 20  # of a paginated list (sections): pagination is bounded
+RETRY_FAILED_S = 60.0  # a section list that failed to load is tried again this soon
 
 
 class _HtmlToMarkdown(HTMLParser):
@@ -143,6 +145,7 @@ class HelpCenterKnowledgeBase:
             self._headers["Authorization"] = auth_header(token, self.live.kb_email)
         self._client = client or client_for(self.live)
         self._sections: dict[str, str] | None = None
+        self._sections_at = 0.0
         # Why the section list did not load, while it has not (a note for the search result).
         self.sections_problem: str | None = None
         self._lock = threading.Lock()
@@ -194,6 +197,7 @@ class HelpCenterKnowledgeBase:
                 return self._sections
             names: dict[str, str] = {}
             path: str | None = f"{API}/sections.json"
+            self._sections_at = time.monotonic()
             try:
                 for _ in range(MAX_PAGES):
                     if not path:
@@ -217,10 +221,20 @@ class HelpCenterKnowledgeBase:
             self._sections, self.sections_problem = names, None
             return names
 
+    def refresh_due(self, now: float | None = None) -> bool:
+        """Whether the schedule should reload the sections: every `refresh_s`, sooner after a failure."""
+        if self.live.refresh_s <= 0:
+            return False
+        period = self.live.refresh_s
+        if self.sections_problem:
+            period = min(period, RETRY_FAILED_S)
+        return (time.monotonic() if now is None else now) - self._sections_at >= period
+
     def refresh(self) -> None:
-        """Read the section list again on next use (a scheduled refresh: sections get renamed)."""
+        """Reload the section list now (a scheduled refresh: sections get added and renamed)."""
         with self._lock:
             self._sections = None
+        self._section_names()
 
     def list_collections(self) -> list[str]:
         """Section names."""
