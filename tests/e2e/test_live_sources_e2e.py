@@ -48,11 +48,11 @@ def _live_env(base: str, **extra: str) -> dict[str, str]:
     }
 
 
-async def ask(url: str, question: str) -> str:
-    """The final answer of one stateless docs_agent run."""
+async def ask(url: str, question: str, graph: str = "docs_agent") -> str:
+    """The final answer of one stateless run."""
     client = get_client(url=url)
     out: Any = await client.runs.wait(
-        None, "docs_agent", input={"messages": [{"role": "user", "content": question}]}
+        None, graph, input={"messages": [{"role": "user", "content": question}]}
     )
     return str(out["messages"][-1]["content"])
 
@@ -78,7 +78,10 @@ async def test_every_help_center_failure_names_the_source(
     for mode in FAILURE_MODES:
         site.kb_mode = mode
         answers[mode] = await ask(url, "What does the recursion limit reached error mean?")
+    site.kb_mode = "5xx"
+    deep = await ask(url, "What does the recursion limit reached error mean?", "deep_agent")
     site.kb_mode = "ok"
+    assert "The support articles could not be reached" in deep and NOTHING not in deep
     named = {
         mode: "The support articles" in text
         and ("could not be reached" in text or "sections did not load" in text)

@@ -271,3 +271,21 @@ def test_a_researcher_reports_a_failed_source_and_the_deep_answer_names_it() -> 
     answer = compose_deep_answer([deep], "en")
     assert "The support articles could not be reached" in answer
     assert phrase("nothing", "en") not in answer
+
+
+def test_pagination_is_bounded_and_stays_on_the_host() -> None:
+    pages: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/sections.json"):
+            n = int(request.url.params.get("page", "1"))
+            pages.append(str(request.url))
+            nxt = f"{BASE}/api/v2/help_center/sections.json?page={n + 1}"  # never ends
+            return httpx.Response(
+                200, json={"sections": [{"id": n, "name": f"S{n}"}], "next_page": nxt}
+            )
+        return ok(request)
+
+    kb = kb_with(handler)
+    assert len(kb.list_collections()) == 20 and len(pages) == 20
+    assert all(p.startswith(BASE + "/") for p in pages)
