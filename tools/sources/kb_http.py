@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 API = "/api/v2/help_center"
 MAX_PAGES = 20  # of a paginated list (sections): pagination is bounded
 RETRY_FAILED_S = 60.0  # a section list that failed to load is tried again this soon
+NOT_MODIFIED = "__not_modified__"  # what `_json` returns for a 304
+ETAG = "__etag__"  # where `_json` puts the answer's ETag
 
 
 class _HtmlToMarkdown(HTMLParser):
@@ -146,14 +148,27 @@ class HelpCenterKnowledgeBase:
         self._client = client or client_for(self.live)
         self._sections: dict[str, str] | None = None
         self._sections_at = 0.0
+        # The first sections page's ETag and the names it led to: a refresh is conditional.
+        self._known: tuple[str, dict[str, str]] | None = None
         # Why the section list did not load, while it has not (a note for the search result).
         self.sections_problem: str | None = None
         self._lock = threading.Lock()
 
-    def _json(self, path: str, params: dict[str, Any] | None = None) -> dict[str, Any] | None:
-        """The JSON object at `path`; None for a 404; `SourceUnavailable` for any other failure."""
+    def _json(
+        self,
+        path: str,
+        params: dict[str, Any] | None = None,
+        etag: str = "",
+    ) -> dict[str, Any] | None:
+        """The JSON object at `path`; None for a 404; `SourceUnavailable` for any other failure.
+
+        With an `etag` the request is conditional: a 304 comes back as `{NOT_MODIFIED: True}`.
+        """
         what = "the help center"
-        resp = get(self._client, self.base_url + path, what, self.live, self._headers, params)
+        headers = {**self._headers, **({"If-None-Match": etag} if etag else {})}
+        resp = get(self._client, self.base_url + path, what, self.live, headers, params)
+        if resp.status_code == 304 and etag:
+            return {NOT_MODIFIED: True}
         if resp.status_code == 404:
             return None
         if not resp.is_success:
@@ -170,6 +185,7 @@ class HelpCenterKnowledgeBase:
             raise SourceUnavailable(f"{what} answered malformed JSON") from None
         if not isinstance(data, dict):
             raise SourceUnavailable(f"{what} answered malformed JSON (not an object)")
+        data[ETAG] = resp.headers.get("etag", "")
         return data
 
     def _next_path(self, data: dict[str, Any]) -> str | None:
@@ -198,13 +214,20 @@ class HelpCenterKnowledgeBase:
             names: dict[str, str] = {}
             path: str | None = f"{API}/sections.json"
             self._sections_at = time.monotonic()
+            first_etag = ""
             try:
-                for _ in range(MAX_PAGES):
+                for n in range(MAX_PAGES):
                     if not path:
                         break
-                    data = self._json(path)
+                    # A refresh asks for the first page conditionally: unchanged, all is kept.
+                    data = self._json(path, etag=self._known[0] if n == 0 and self._known else "")
+                    if data is not None and data.get(NOT_MODIFIED) and self._known:
+                        names = dict(self._known[1])
+                        break
                     if data is None:
                         break
+                    if n == 0:
+                        first_etag = str(data.get(ETAG) or "")
                     sections = data.get("sections")
                     if not isinstance(sections, list):
                         raise SourceUnavailable("the help center's section list is malformed")
@@ -219,6 +242,8 @@ class HelpCenterKnowledgeBase:
                 self.sections_problem = exc.reason
                 return names
             self._sections, self.sections_problem = names, None
+            if first_etag:
+                self._known = (first_etag, dict(names))
             return names
 
     def refresh_due(self, now: float | None = None) -> bool:

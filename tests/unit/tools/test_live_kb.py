@@ -289,3 +289,21 @@ def test_pagination_is_bounded_and_stays_on_the_host() -> None:
     kb = kb_with(handler)
     assert len(kb.list_collections()) == 20 and len(pages) == 20
     assert all(p.startswith(BASE + "/") for p in pages)
+
+
+def test_a_sections_refresh_is_conditional() -> None:
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/sections.json"):
+            inm = request.headers.get("if-none-match", "")
+            seen.append(inm)
+            if inm == '"s1"':
+                return httpx.Response(304)
+            return httpx.Response(200, json=SECTIONS, headers={"ETag": '"s1"'})
+        return ok(request)
+
+    kb = kb_with(handler)
+    assert kb.list_collections() == ["Errors"]
+    kb.refresh()
+    assert seen == ["", '"s1"'] and kb.list_collections() == ["Errors"]
