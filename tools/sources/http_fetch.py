@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 
@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 # A 5xx without Retry-After is tried again after this pause (a gateway's blip).
 DEFAULT_RETRY_S = 0.5
+MAX_REDIRECTS = 5
 
 # Replaced by tests: waiting is the one thing a unit test must not really do.
 sleep: Callable[[float], None] = time.sleep
@@ -89,15 +90,7 @@ def get(
     `Retry-After` longer than `live.retry_after_max_s` is not waited for: the 429 is returned.
     """
     for attempt in range(live.retries + 1):
-        try:
-            resp = client.get(url, headers=dict(headers or {}), params=params)
-        except httpx.TimeoutException as exc:
-            raise SourceUnavailable(f"{what} did not answer within {live.timeout_s:g} s") from exc
-        except httpx.HTTPError as exc:
-            raise SourceUnavailable(f"{what} is unreachable ({type(exc).__name__})") from exc
-        if urlsplit(str(resp.url)).netloc.lower() != urlsplit(url).netloc.lower():
-            # A redirect to another host: its pages are not the configured source's to cite.
-            raise SourceUnavailable(f"{what} redirected to another host ({resp.url.host})")
+        resp = _follow(client, url, what, live, headers, params)
         if resp.status_code not in RETRY_STATUSES or attempt == live.retries:
             return resp
         wait = retry_after_s(resp)
@@ -109,7 +102,38 @@ def get(
     raise AssertionError("unreachable")  # the loop returns on its last attempt
 
 
+def _follow(
+    client: httpx.Client,
+    url: str,
+    what: str,
+    live: LiveSourceSettings,
+    headers: Mapping[str, str] | None,
+    params: Mapping[str, Any] | None,
+) -> httpx.Response:
+    """One GET, its redirects followed only on the same host (at most MAX_REDIRECTS)."""
+    for _ in range(MAX_REDIRECTS + 1):
+        try:
+            resp = client.get(url, headers=dict(headers or {}), params=params)
+        except httpx.TimeoutException as exc:
+            raise SourceUnavailable(f"{what} did not answer within {live.timeout_s:g} s") from exc
+        except httpx.HTTPError as exc:
+            raise SourceUnavailable(f"{what} is unreachable ({type(exc).__name__})") from exc
+        if urlsplit(str(resp.url)).netloc.lower() != urlsplit(url).netloc.lower():
+            # The client followed a redirect to another host itself (an injected client).
+            raise SourceUnavailable(f"{what} redirected to another host ({resp.url.host})")
+        if not resp.has_redirect_location:
+            return resp
+        target = urljoin(str(resp.url), resp.headers.get("location", ""))
+        if urlsplit(target).netloc.lower() != urlsplit(url).netloc.lower():
+            # Not followed: its pages are not the configured source's, nor its credentials.
+            raise SourceUnavailable(
+                f"{what} redirected to another host ({urlsplit(target).netloc})"
+            )
+        url, params = target, None
+    raise SourceUnavailable(f"{what} redirected more than {MAX_REDIRECTS} times")
+
+
 def client_for(live: LiveSourceSettings) -> httpx.Client:
-    """An HTTP client with the sources' time limit (redirects followed, then checked by `get`)."""
+    """An HTTP client with the sources' time limit; `get` follows redirects (same host only)."""
     timeout = httpx.Timeout(live.timeout_s, connect=min(5.0, live.timeout_s))
-    return httpx.Client(timeout=timeout, follow_redirects=True)
+    return httpx.Client(timeout=timeout, follow_redirects=False)

@@ -307,3 +307,29 @@ def test_a_sections_refresh_is_conditional() -> None:
     assert kb.list_collections() == ["Errors"]
     kb.refresh()
     assert seen == ["", '"s1"'] and kb.list_collections() == ["Errors"]
+
+
+def test_retry_after_forms_and_off_host_redirects() -> None:
+    assert http_fetch.retry_after_s(httpx.Response(429, headers={"Retry-After": "3"})) == 3.0
+    date = "Wed, 21 Oct 2015 07:28:00 GMT"  # long past: no wait
+    assert http_fetch.retry_after_s(httpx.Response(429, headers={"Retry-After": date})) == 0.0
+    assert http_fetch.retry_after_s(httpx.Response(429)) is None
+
+    hosts: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        hosts.append(request.url.host)
+        if request.url.path == "/moved/api/v2/help_center/articles/search.json":
+            return httpx.Response(302, headers={"Location": "https://evil.example/steal"})
+        if request.url.host == "help.example" and "moved" not in request.url.path:
+            return httpx.Response(301, headers={"Location": f"{BASE}/moved{request.url.path}"})
+        return httpx.Response(200, json={"results": [ARTICLE]})
+
+    for follow in (False, True):  # our own client, and an injected one that follows itself
+        hosts.clear()
+        client = httpx.Client(transport=httpx.MockTransport(handler), follow_redirects=follow)
+        kb = HelpCenterKnowledgeBase(BASE, "tok", client=client)
+        with pytest.raises(http_fetch.SourceUnavailable, match="redirected to another host"):
+            kb.search("x", 3)
+        assert hosts[:2] == ["help.example", "help.example"]
+        assert "evil.example" not in hosts or follow
