@@ -585,20 +585,21 @@ async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
     return {OWNER_KEY: ctx.user.identity}
 
 
-def refuse_existence_probe(value: Any) -> None:
+def refuse_existence_probe(value: Any, what: str = "thread") -> None:
     """Refuse the two options whose answers tell whether another user holds a thread id.
 
     `threads.create` with `if_exists="do_nothing"` answers with the thread (yours), 409 (someone
     else's) or a new thread (unused); a run on a chosen id with `if_not_exists="create"` answers
     404 (someone else's) or creates it (unused). The handler cannot see which ids exist, so it
     refuses the options themselves, whatever the id: every taken id then answers a plain 409 on
-    create and 404 on a run. Stateless runs (no thread id here) are not affected.
+    create and 404 on a run. Stateless runs (no thread id here) are not affected. The same holds
+    for an assistant created with a chosen id (`what="assistant"`): yours 200, another's 409.
     """
     if not isinstance(value, dict):
         return
     if value.get("if_exists") == "do_nothing":
         option = "if_exists='do_nothing'"
-        advice = "create the thread without it and treat 409 as 'this id is taken'"
+        advice = f"create the {what} without it and treat 409 as 'this id is taken'"
     elif value.get("if_not_exists") == "create" and value.get("thread_id") is not None:
         option = "if_not_exists='create'"
         advice = "create the thread first (POST /threads), then run on it"
@@ -609,6 +610,8 @@ def refuse_existence_probe(value: Any) -> None:
     )
 
 
+# A metadata key never stored on an assistant (see `assistants`).
+CREATE_GUARD_KEY = "docs_agent_create_guard"
 # The deployment's own assistants (one per graph in langgraph.json) are made by the server.
 SYSTEM_ASSISTANTS: Auth.types.FilterType = {"created_by": "system"}
 
@@ -627,8 +630,15 @@ async def assistants(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
     if ctx.action in ("read", "search"):
         # `$or` is supported by the server's filter but missing from the SDK's FilterType.
         return cast(Auth.types.FilterType, {"$or": [own, SYSTEM_ASSISTANTS]})
+    if ctx.action == "create":
+        refuse_existence_probe(value, "assistant")  # Aegra shows the handler `if_exists`
     if ctx.action in ("create", "update"):
         stamp_owner(value, ctx.user.identity)
+    if ctx.action == "create":
+        # langgraph-api does not show `if_exists` but answers a taken id 409 unless the existing
+        # assistant matches this filter (then `do_nothing` returns it: 200 for yours, 409 for
+        # another's). A key no assistant carries makes every taken id the same plain 409.
+        return {**own, CREATE_GUARD_KEY: "a taken id is always a conflict"}
     return own
 
 
@@ -688,13 +698,24 @@ class RedactCredentials(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Rewrite the record in place; never drop it."""
-        if isinstance(record.msg, dict):  # structlog's event dict, rendered later by a formatter
-            record.msg = {k: redact(v) if isinstance(v, str) else v for k, v in record.msg.items()}
-        elif isinstance(record.msg, str):
-            record.msg = redact(record.msg)
+        # A str, or structlog's event dict (Aegra nests the URL: `http={"url": ...}`).
+        record.msg = redact_value(record.msg)
         if isinstance(record.args, tuple):
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+            record.args = tuple(redact_value(a) for a in record.args)
         return True
+
+
+def redact_value(value: Any, depth: int = 0) -> Any:
+    """`redact` applied to a string, or to the strings inside dicts, lists and tuples."""
+    if isinstance(value, str):
+        return redact(value)
+    if depth > 4:
+        return value
+    if isinstance(value, dict):
+        return {k: redact_value(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(redact_value(v, depth + 1) for v in value)
+    return value
 
 
 def install_log_redaction(logger_names: Sequence[str] = ("", "uvicorn.access", "uvicorn")) -> None:
