@@ -79,13 +79,12 @@ PLACEHOLDER_MARKERS = (
 )
 # RFC 6750 §2.1 b64token: what a client can send after `Bearer ` byte for byte.
 _B64TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
-# A name that reads as one of our settings whatever its case, separators or prefix: `auth_tokens`,
-# `AUTHTOKENS`, `DOCS_AGENT_AUTH_TOKENS`, ` AUTH_TOKENS`. "AUTH" must start a word (or follow
-# DOCS_AGENT), so other tools' names (`SSH_AUTH_SOCK`, `GITHUB_OAUTH_TOKEN`, `NEXTAUTH_SECRET`,
-# `LANGGRAPH_AUTH_TYPE`) are not taken for ours.
-_AUTH_LIKE = re.compile(
-    r"(?:^|[^A-Z0-9]|DOCS[\W_]*AGENT[\W_]*)AUTH[\W_]*(?:TOKEN|JWT|JWKS|SECRET|DEV)"
-)
+# A name that reads as one of our settings whatever its case, separators, spaces or our project
+# prefix: `auth_tokens`, `AUTHTOKENS`, ` AUTH_TOKENS`, `DOCS_AGENT_AUTH_TOKENS`. Other tools' names
+# that merely contain AUTH (`SENTRY_AUTH_TOKEN`, `TWILIO_AUTH_TOKEN`, `NGROK_AUTHTOKEN`,
+# `SSH_AUTH_SOCK`, `LANGGRAPH_AUTH_TYPE`) are not ours and pass.
+_OUR_PREFIXES = ("", "DOCSAGENT")
+_SETTING_STEMS = ("TOKEN", "JWT", "JWKS", "SECRET", "DEV")
 DEFAULT_MAX_LIFETIME_S = 24 * 3600
 
 KNOWN_VARIABLES = frozenset(
@@ -270,15 +269,19 @@ def _parse_tokens(raw: str) -> dict[str, str]:
 
 
 def looks_like_auth_setting(name: str) -> bool:
-    """True for a name that reads as an auth setting in any case, prefix or spacing.
+    """True for a name that reads as an auth setting in any case, spacing or with our prefix.
 
     The known names pass this too; the caller accepts only those, exactly as spelled, so a name
     the server would ignore can never leave auth off (`auth_tokens=` in `.env` reaches the
     environment as is: `langgraph dev` and Aegra load `.env` keys without changing their case).
     """
-    folded = unicodedata.normalize("NFKC", name).upper()
-    folded = "".join(ch for ch in folded if unicodedata.category(ch)[0] not in "CZ" or ch == " ")
-    return name.startswith("AUTH_") or bool(_AUTH_LIKE.search(folded.strip()))
+    if name.startswith("AUTH_"):
+        return True
+    folded = "".join(ch for ch in unicodedata.normalize("NFKC", name).upper() if ch.isalnum())
+    return any(
+        folded.startswith(prefix + "AUTH") and folded[len(prefix) + 4 :].startswith(_SETTING_STEMS)
+        for prefix in _OUR_PREFIXES
+    )
 
 
 def _check_guessable(variable: str, what: str, value: str, min_distinct: int) -> None:

@@ -401,6 +401,10 @@ def test_other_tools_names_and_random_values_are_accepted() -> None:
             "AUTHOR",
             "auth_type",
             "DOCS_AGENT_KB_TOKEN",
+            "SENTRY_AUTH_TOKEN",
+            "TWILIO_AUTH_TOKEN",
+            "NGROK_AUTHTOKEN",
+            "AUTHORIZATION_SERVER",
         )
     }
     tokens = ",".join(f"{secrets.token_urlsafe(24)}:u{i}" for i in range(20))
