@@ -473,8 +473,16 @@ def engine_refuses_failed_auth() -> bool:
 
 
 def refusal_message(exc: BaseException) -> str:
-    """What every request is told when the configuration was refused (no secret in it)."""
-    reason = str(exc) if isinstance(exc, AuthConfigError) else f"{type(exc).__name__}: {exc}"
+    """What every request is told when the configuration was refused (no secret in it).
+
+    An AuthConfigError names the variable and never quotes a secret; any other error's text may
+    hold anything, so callers get its type and the log gets the rest.
+    """
+    reason = (
+        str(exc)
+        if isinstance(exc, AuthConfigError)
+        else f"{type(exc).__name__} while reading the auth settings (details in the server log)."
+    )
     return (
         f"This server's auth configuration was refused, so it serves no request: {reason} "
         "Fix the setting and restart (check with `python -m server.auth --check`)."
@@ -506,7 +514,8 @@ if __name__ != "__main__":  # `python -m server.auth --check` checks in main(), 
         if engine_refuses_failed_auth():
             raise
         CONFIG, REFUSAL = None, refusal_message(exc)
-        log.error("docs-agent auth: REFUSING EVERY REQUEST. %s", REFUSAL)
+        trace = None if isinstance(exc, AuthConfigError) else exc
+        log.error("docs-agent auth: REFUSING EVERY REQUEST. %s", REFUSAL, exc_info=trace)
 
 auth = Auth()
 

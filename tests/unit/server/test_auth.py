@@ -493,7 +493,7 @@ async def test_any_exception_while_building_refuses_every_request(
     assert isinstance(boom.auth, Auth) and boom.CONFIG is None and module.CONFIG is None
     with pytest.raises(Auth.exceptions.HTTPException) as exc:
         await boom.authenticate({"Authorization": f"Bearer {TA}"})
-    assert exc.value.status_code == 503 and "RuntimeError: environment unreadable" in str(
+    assert exc.value.status_code == 503 and "RuntimeError while reading the auth settings" in str(
         exc.value.detail
     )
 
