@@ -23,6 +23,7 @@ import httpx
 from tools.search import SyncStats
 from tools.search.embeddings import Embedder
 from tools.sources.corpus import FolderCorpus, UrlRule
+from tools.sources.hidden import strip_hidden
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +158,8 @@ class LlmsTxtCorpus(FolderCorpus):
                     counts["failed"] += 1
                     continue
                 body = resp.content
+                if "html" in resp.headers.get("content-type", ""):  # no Markdown code rules in HTML
+                    body = strip_hidden(resp.text, html=True).encode()
                 if target.exists() and target.read_bytes() == body:
                     counts["unchanged"] += 1
                 else:
