@@ -274,13 +274,13 @@ VOID = frozenset(
     "area base br col embed hr img input keygen link meta param source track wbr".split()
 )
 ALWAYS_HIDDEN = frozenset({"script", "style", "template"})
-# Attributes of an HTML element whose text a reader sees (title, alt, value, placeholder) or that
-# readers need (links, class names the code language, ids and names are anchors). Every other
-# attribute of an HTML tag that stays (data-*, event handlers, styling) is text no reader shows.
-# JSX components keep all their props: which ones a component shows is the reader's business.
+# Attributes of an HTML element whose text a reader sees (alt, value, placeholder) or that readers
+# need (links, class names the code language, ids and names are anchors). Every other attribute
+# of an HTML tag that stays (title tooltips, data-*, event handlers, styling) is text no reader
+# sees. JSX components keep all their props: which ones a component shows (a Card's title) is
+# the Markdown reader's business.
 KEPT_ATTRIBUTES = frozenset(
-    "title label alt href src id name class open lang dir colspan rowspan start type value "
-    "placeholder".split()
+    "alt href src id name class open lang dir colspan rowspan start type value placeholder".split()
 )
 # A start tag closes an open <p> (HTML's implied end tags), as far as Markdown pages need it.
 _CLOSES_P = frozenset(
@@ -428,6 +428,8 @@ def is_hidden(name: str, attrs: dict[str, str | None]) -> bool:
     if "hidden" in attrs and _unquote(attrs["hidden"]) != "false":  # JSX hidden={false} shows
         return True
     if _unquote(attrs.get("aria-hidden")) == "true":
+        return True
+    if name == "input" and _unquote(attrs.get("type")) == "hidden":
         return True
     return hidden_by_style(attrs.get("style"))
 
