@@ -24,6 +24,7 @@ import logging
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from html import unescape
 from html.parser import HTMLParser
 
 import yaml
@@ -141,6 +142,8 @@ def split_front_matter(text: str) -> tuple[str, str]:
 # Any indent, as the MDX reader allows: fences inside JSX components are indented.
 _FENCE_OPEN_RE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
 _TICKS_RE = re.compile(r"`+")
+_TAG_START_RE = re.compile(r"<[A-Za-z]")
+_STRICT_ATTR_RE = re.compile(r"[A-Za-z_:@][\w.:-]*")
 _PARAGRAPH_BREAK_RE = re.compile(r"\n[ \t]*\n")
 _ESCAPED_RE = re.compile(r"\\+[<\[{]")
 FILL = "x"  # what code and comments look like to the tokenizer: no markup character, same length
@@ -173,7 +176,9 @@ def _fenced_ranges(text: str) -> list[tuple[int, int]]:
 def _code_span_ranges(text: str) -> list[tuple[int, int]]:
     """Inline code spans: a backtick run closed by the next run as long in the same paragraph.
 
-    `text` has its fenced blocks masked already.
+    Read left to right as CommonMark reads them: a tag that starts first wins over a backtick
+    inside it (`<span title="`" hidden>` is a tag, not the start of a span), and a span that starts
+    first wins over a tag inside it. `text` has its fenced blocks masked already.
     """
     if "`" not in text:
         return []
@@ -182,10 +187,18 @@ def _code_span_ranges(text: str) -> list[tuple[int, int]]:
     for index, (start, end) in enumerate(runs):
         by_length.setdefault(end - start, []).append(index)
     breaks = [m.start() for m in _PARAGRAPH_BREAK_RE.finditer(text)]
+    tag_starts = [m.start() for m in _TAG_START_RE.finditer(text)] if "<" in text else []
     ranges: list[tuple[int, int]] = []
-    i = 0
+    pos = t = i = 0
     while i < len(runs):
         start, end = runs[i]
+        while t < len(tag_starts) and tag_starts[t] < start:
+            if tag_starts[t] >= pos:
+                pos = max(pos, _tag_end(text, tag_starts[t], breaks))
+            t += 1
+        if start < pos:  # inside a tag
+            i += 1
+            continue
         same = by_length[end - start]
         k = bisect.bisect_right(same, i)
         if k < len(same):
@@ -193,9 +206,19 @@ def _code_span_ranges(text: str) -> list[tuple[int, int]]:
             b = bisect.bisect_left(breaks, end)
             if b == len(breaks) or breaks[b] >= close[0]:
                 ranges.append((start, close[1]))
+                pos = close[1]
                 i = same[k]
         i += 1
     return ranges
+
+
+def _tag_end(text: str, start: int, breaks: list[int]) -> int:
+    """Where the tag at `start` ends; `start` when it is none (unclosed, or odd attribute names)."""
+    tag = _scan_tag(text, start)
+    if not tag.closed or any(not _STRICT_ATTR_RE.fullmatch(k) for k, _ in tag.written):
+        return start
+    b = bisect.bisect_left(breaks, start)
+    return tag.end if b == len(breaks) or breaks[b] >= tag.end else start
 
 
 def _mask_escaped(m: re.Match[str]) -> str:
@@ -246,6 +269,17 @@ def _label(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+# An inline link's or image's title: `[text](url "title")` shows "title" only as a tooltip.
+_LINK_TITLE_RE = re.compile(
+    r"(\]\([ \t]*(?:<[^>\n]*>|[^\s()]+))[ \t\n]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\))[ \t]*\)"
+)
+
+
+def _link_title_edits(masked: str) -> list[tuple[int, int, str]]:
+    """Edits that drop inline link and image titles, keeping text and URL."""
+    return [(m.start(), m.end(), m.group(1) + ")") for m in _LINK_TITLE_RE.finditer(masked)]
+
+
 def _ref_def_edits(masked: str) -> list[tuple[int, int, str]]:
     """Edits for reference definitions, which a renderer never shows.
 
@@ -273,7 +307,8 @@ def _ref_def_edits(masked: str) -> list[tuple[int, int, str]]:
 VOID = frozenset(
     "area base br col embed hr img input keygen link meta param source track wbr".split()
 )
-ALWAYS_HIDDEN = frozenset({"script", "style", "template"})
+# SVG's <desc> is read by screen readers only, like an aria label.
+ALWAYS_HIDDEN = frozenset({"script", "style", "template", "desc"})
 # Attributes of an HTML element whose text a reader sees (alt, value, placeholder) or that readers
 # need (links, class names the code language, ids and names are anchors). Every other attribute
 # of an HTML tag that stays (title tooltips, data-*, event handlers, styling) is text no reader
@@ -288,6 +323,7 @@ _CLOSES_P = frozenset(
     "header hr main nav ol p pre section table ul".split()
 )
 _ATTR_NAME_RE = re.compile(r"[^\s\"'<>/={}]+")
+_CSS_COMMENT_RE = re.compile(r"/\*.*?\*/", re.DOTALL)
 _CAMEL_RE = re.compile(r"(?<=[a-z])([A-Z])")
 _OFFSCREEN_RE = re.compile(r"^-\d{3,}")
 
@@ -301,6 +337,7 @@ class _Tag:
     written: list[tuple[str, str | None]] = field(default_factory=list)  # as written
     self_closing: bool = False
     multiline: bool = False
+    closed: bool = False  # its `>` was found
 
 
 def _scan_value(text: str, i: int) -> int:
@@ -342,10 +379,10 @@ def _scan_tag(text: str, start: int) -> _Tag:
     while i < len(text):
         c = text[i]
         if c == ">":
-            tag.end = i + 1
+            tag.end, tag.closed = i + 1, True
             break
         if c == "/" and text.startswith("/>", i):
-            tag.end, tag.self_closing = i + 2, True
+            tag.end, tag.self_closing, tag.closed = i + 2, True, True
             break
         if c.isspace() or c == "/":
             i += 1
@@ -372,8 +409,8 @@ def _scan_tag(text: str, start: int) -> _Tag:
 
 
 def _unquote(value: str | None) -> str:
-    """An attribute value without its quotes or JSX braces, lower case."""
-    v = (value or "").strip()
+    """An attribute value without its quotes or JSX braces, character references decoded, lower case."""
+    v = unescape(value or "").strip()
     while len(v) >= 2 and (v[0] + v[-1]) in ('""', "''", "{}", "``"):
         v = v[1:-1].strip()
     return v.lower()
@@ -404,7 +441,7 @@ def hidden_by_style(style: str | None) -> bool:
     raw = style.strip()
     while len(raw) >= 2 and (raw[0] + raw[-1]) in ('""', "''", "{}"):
         raw = raw[1:-1].strip()
-    d = _declarations(raw)
+    d = _declarations(_CSS_COMMENT_RE.sub("", unescape(raw)))
     if d.get("display") == "none" or d.get("visibility") in ("hidden", "collapse"):
         return True
     if _zero(d.get("opacity", "1")) or _zero(d.get("font-size", "1")):
@@ -425,7 +462,8 @@ def is_hidden(name: str, attrs: dict[str, str | None]) -> bool:
     """Whether an element with these attributes renders none of its text."""
     if name in ALWAYS_HIDDEN:
         return True
-    if "hidden" in attrs and _unquote(attrs["hidden"]) != "false":  # JSX hidden={false} shows
+    # A boolean attribute: present is hidden, whatever its value, but for JSX's hidden={false}.
+    if "hidden" in attrs and (attrs["hidden"] or "").replace(" ", "") != "{false}":
         return True
     if _unquote(attrs.get("aria-hidden")) == "true":
         return True
@@ -559,11 +597,13 @@ def _strip_markup(body: str, markdown: bool) -> str:
         # `\\<` and `\\[` are literal characters in Markdown: nothing they start is markup.
         if "\\" in masked:
             masked = _ESCAPED_RE.sub(_mask_escaped, masked)
-    if "<" not in masked and "{/*" not in masked and "]:" not in masked:
+    if "<" not in masked and "{/*" not in masked and "]" not in masked:
         return body  # no markup outside code: most pages of most folders
     comments = _comment_ranges(masked, markdown)
     masked = _mask(masked, comments)
     edits = _ref_def_edits(masked) if markdown and "]:" in masked else []
+    if markdown and "](" in masked:
+        edits += _link_title_edits(masked)
     scanner = _ElementScanner(masked)
     if "<" in masked:
         try:

@@ -92,6 +92,13 @@ MARKDOWN_FORMS: list[tuple[str, str]] = [
     ("hidden_image", f'<img hidden alt="{ORDER}" src="x.png">'),
     ("hidden_input", f'<input type="hidden" value="{ORDER}">'),
     ("implied_p_end", f"<p hidden>{ORDER}<p>Shown words."),
+    ("backtick_in_attribute", f'<span title="`" hidden>{ORDER}</span> and a ` later.'),
+    ("character_reference_style", f'<div style="display&colon;none">{ORDER}</div>'),
+    ("css_comment_style", f'<div style="display:/**/none">{ORDER}</div>'),
+    ("hidden_false_is_hidden_in_html", f"<div hidden=false>{ORDER}</div>"),
+    ("svg_desc", f"<svg><desc>{ORDER}</desc></svg>"),
+    ("link_title", f'[Shown words.](https://example.com/a "{ORDER}")'),
+    ("image_title", f'![Shown words.](x.png "{ORDER}")'),
     ("tag_characters", f"Shown{tags(ORDER)} words."),
     ("zero_width_bits", zero_width(ORDER)),
     ("variation_selectors", "✅" + "".join(chr(0xE0100 + (ord(c) % 240)) for c in ORDER)),
@@ -171,6 +178,7 @@ def test_visible_markup_and_code_stay_byte_for_byte() -> None:
             "<details><summary>Open me</summary>Details shown.</details>",
             '<a href="https://example.com/a" class="x">a link</a> and <br/> a break.',
             '<Card title="Setup" href="/setup">Card body.</Card>',
+            "<Step hidden={false}>Shown in JSX.</Step>",
             "See [the guide][guide] and a [shortcut].\n\n[guide]: https://example.com/g\n"
             "[shortcut]: https://example.com/s",
             "Persian می\u200cخواهم and a family 👨\u200d👩\u200d👧 keep their joiners; ❤️ its selector.",
@@ -242,7 +250,7 @@ def test_no_form_reaches_a_kb_tool(planted_folder: Path, index_dir: Path) -> Non
 HTML_FORMS = [
     (name, form)
     for name, form in MARKDOWN_FORMS
-    if not name.startswith(("ref_", "unused_ref", "mdx_", "jsx_"))
+    if not name.startswith(("ref_", "unused_ref", "mdx_", "jsx_", "link_", "image_"))
 ] + [("backticks_mean_nothing_in_html", f"`<span hidden>{ORDER}</span>`")]
 
 
