@@ -6,8 +6,6 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-import httpx
-import openai
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import StructuredTool
@@ -93,10 +91,6 @@ def test_the_roles_share_their_resilience_core() -> None:
 # -- the policy at work in a researcher ------------------------------------------------------------
 
 
-def _connection_error() -> openai.APIConnectionError:
-    return openai.APIConnectionError(request=httpx.Request("POST", "http://fake/v1"))
-
-
 def _search_tool(text: str, fail: bool = False) -> StructuredTool:
     def search_docs(query: str) -> str:
         """Search the docs."""
@@ -119,7 +113,9 @@ def test_researcher_retries_a_transient_model_failure(
     fake_model: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("DOCS_AGENT_RETRY_INITIAL_S", "0")
-    model = fake_model([_connection_error(), AIMessage("Install it with pip [docs/install.md].")])
+    model = fake_model(
+        [ConnectionError("connection reset"), AIMessage("Install it with pip [docs/install.md].")]
+    )
     out = _run(build_researcher(RESEARCHERS[0], [_search_tool("pip install it")]))
     assert out["findings"].startswith("Install it with pip") and model.calls == 2
 
