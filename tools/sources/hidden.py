@@ -130,7 +130,8 @@ def split_front_matter(text: str) -> tuple[str, str]:
         if kind == "mapping":
             kept.append(m.group(0))
         elif n == 0 and kind != "prose":
-            log.info("front matter nobody can read dropped: %.60r", m.group(1))
+            # A warning: the page's metadata (title, slug) is lost, which its author should fix.
+            log.warning("unreadable frontmatter dropped, not indexed as text: %.60r", m.group(1))
         else:
             break
         rest = rest[m.end() :]
