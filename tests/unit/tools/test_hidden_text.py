@@ -25,6 +25,7 @@ from tools.docs import create_docs_tools
 from tools.kb import FolderKnowledgeBase, create_kb_tools
 from tools.settings import SourceSettings
 from tools.sources.corpus import FolderCorpus, UrlRule
+from tools.sources.docs_http import LlmsTxtCorpus
 from tools.sources.hidden import strip_hidden, strip_invisible
 from tools.sources.kb_http import HelpCenterKnowledgeBase
 from tools.sources.mdx import parse_markdown
@@ -302,3 +303,30 @@ def test_offline_answer_quotes_no_hidden_text(planted_folder: Path, index_dir: P
         )
         answer = str(out["messages"][-1].content)
         assert "extractive answer" in answer and not leaked(answer), answer
+
+
+def test_no_form_reaches_a_page_of_an_llms_txt_site(index_dir: Path) -> None:
+    """Pages fetched over HTTP: Markdown pages as a folder's, HTML pages read as HTML."""
+    pages = {"/llms.txt": "".join(f"- [{n}](/docs/{n}.md)\n" for n, _ in MARKDOWN_FORMS)}
+    pages |= {f"/docs/{n}.md": page(form, n) for n, form in MARKDOWN_FORMS}
+    html_pages = {
+        f"/docs/html-{n}.html": f"<p>{BEFORE}</p>{form}<p>{AFTER}</p>" for n, form in HTML_FORMS
+    }
+    pages["/llms.txt"] += "".join(f"- [{n}](/docs/html-{n}.html)\n" for n, _ in HTML_FORMS)
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path in html_pages:
+            return httpx.Response(200, text=html_pages[path], headers={"content-type": "text/html"})
+        body = pages.get(path)
+        return httpx.Response(200, text=body) if body is not None else httpx.Response(404)
+
+    client = httpx.Client(transport=httpx.MockTransport(handler))
+    corpus = LlmsTxtCorpus("https://s.example/llms.txt", index_dir, client=client)
+    tools = {t.name: t for t in create_docs_tools(corpus)}
+    for n, _ in MARKDOWN_FORMS:
+        out = _call(tools["get_doc_page"], url_or_path=f"https://s.example/docs/{n}")
+        assert not leaked(out) and BEFORE in out, (n, out)
+    for n, _ in HTML_FORMS:
+        out = _call(tools["get_doc_page"], url_or_path=f"https://s.example/docs/html-{n}")
+        assert not leaked(out) and BEFORE in out, (n, out)
