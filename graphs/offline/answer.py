@@ -102,14 +102,26 @@ def source_failures(turn: Sequence[BaseMessage], language: str) -> list[str]:
     return lines
 
 
-def compose_answer(question: str, turn: list[BaseMessage], language: str) -> str:
+def lead_line(language: str, failed_model: str = "") -> str:
+    """The answer's first line: it is extractive, because no model is configured or it failed.
+
+    `failed_model` is the configured model the offline one stood in for (a fallback), if any.
+    """
+    if failed_model:
+        return f"_{phrase('extractive_fallback', language).format(model=failed_model)}_"
+    return f"_{phrase('extractive', language)}_"
+
+
+def compose_answer(
+    question: str, turn: list[BaseMessage], language: str, failed_model: str = ""
+) -> str:
     """The extractive answer: the passages quoted in rank order, then where to go on, then sources.
 
     A plain first line says it is extractive; after the quotes come the other sections of the pages
     read, and the sources. With nothing to quote: what was searched and the closest topics.
     """
     chosen = select_passages(turn)
-    lines = [f"_{phrase('extractive', language)}_", ""]
+    lines = [lead_line(language, failed_model), ""]
     failures = source_failures(turn, language)
     if failures:
         lines += [*failures, ""]
@@ -146,12 +158,12 @@ def _best_score(m: ToolMessage) -> float:
     return float(score) if isinstance(score, int | float) else -1.0
 
 
-def compose_deep_answer(findings: Sequence[ToolMessage], lang: str) -> str:
+def compose_deep_answer(findings: Sequence[ToolMessage], lang: str, failed_model: str = "") -> str:
     """The offline final answer: the researchers' findings by source, then every cited source.
 
     The sources come from each researcher's structured output (the `ask_*` tool's artifact).
     """
-    lines = [f"_{phrase('extractive', lang)}_", ""]
+    lines = [lead_line(lang, failed_model), ""]
     sources: list[str] = []
     # The researcher whose search matched best leads (docs and KB scores share one scale); one
     # without a score (code) keeps its place after them.

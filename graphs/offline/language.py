@@ -128,6 +128,15 @@ PHRASES: dict[str, dict[str, str]] = {
         "es": "Esta es una respuesta extractiva: no hay ningún modelo de lenguaje configurado, así que cito los pasajes más relevantes de las fuentes.",
         "fr": "Ceci est une réponse extractive : aucun modèle de langage n'est configuré, voici donc les passages les plus pertinents des sources, cités tels quels.",
     },
+    "extractive_fallback": {
+        "en": "This is an extractive answer: the configured language model ({model}) failed, so here are the most relevant passages from the sources, quoted as written.",
+        "ru": "Это извлечённый ответ: настроенная языковая модель ({model}) не ответила, поэтому ниже приведены самые подходящие фрагменты источников как есть.",
+        "pl": "To odpowiedź ekstrakcyjna: skonfigurowany model językowy ({model}) zawiódł, więc poniżej cytuję najtrafniejsze fragmenty źródeł.",
+        "it": "Questa è una risposta estrattiva: il modello linguistico configurato ({model}) non ha risposto, quindi ecco i passaggi più pertinenti delle fonti, citati testualmente.",
+        "de": "Dies ist eine extraktive Antwort: Das konfigurierte Sprachmodell ({model}) ist ausgefallen, daher folgen die passendsten Stellen der Quellen im Wortlaut.",
+        "es": "Esta es una respuesta extractiva: el modelo de lenguaje configurado ({model}) falló, así que cito los pasajes más relevantes de las fuentes.",
+        "fr": "Ceci est une réponse extractive : le modèle de langage configuré ({model}) a échoué, voici donc les passages les plus pertinents des sources, cités tels quels.",
+    },
     "nothing": {
         "en": "I found nothing about this in the documentation, the support articles or the code.",
         "ru": "Я ничего не нашёл об этом ни в документации, ни в статьях поддержки, ни в коде.",

@@ -151,4 +151,4 @@ class OfflineOrchestratorModel(OfflineChatModel):
             return AIMessage(
                 content="", tool_calls=[self._call(c, messages, i) for i, c in enumerate(calls)]
             )
-        return AIMessage(content=compose_deep_answer(findings, lang))
+        return AIMessage(content=compose_deep_answer(findings, lang, self.failed_model))

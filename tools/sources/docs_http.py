@@ -35,6 +35,7 @@ from tools.search.embeddings import Embedder
 from tools.search.storage import build_lock
 from tools.settings import LiveSourceSettings
 from tools.sources.corpus import FolderCorpus, UrlRule
+from tools.sources.hidden import strip_hidden
 from tools.sources.http_fetch import SourceUnavailable, client_for, get, status_reason
 from tools.sources.kb_http import html_to_markdown
 from tools.sources.mdx import slugify
@@ -119,6 +120,7 @@ def html_page_markdown(url: str, html: str) -> str:
     help-center converter gives headings, lists, links and code; the title comes from
     `<title>` when the body has no heading of its own.
     """
+    html = strip_hidden(html, html=True)
     title_match = _TITLE_RE.search(html)
     body = re.sub(r"<head\b.*?</head>", "", html, flags=re.I | re.S)
     for tag in ("nav", "header", "footer", "aside"):

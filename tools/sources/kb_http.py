@@ -26,6 +26,7 @@ import httpx
 
 from tools.search import Document, Hit
 from tools.settings import LiveSourceSettings
+from tools.sources.hidden import strip_hidden
 from tools.sources.http_fetch import SourceUnavailable, client_for, get, same_site, status_reason
 from tools.sources.mdx import parse_markdown
 from tools.text import sanitize_external
@@ -295,13 +296,16 @@ class HelpCenterKnowledgeBase:
             if collections and collection not in collections:
                 continue
             snippet = sanitize_external(
-                html_to_markdown(str(art.get("snippet") or art.get("body") or "")), 220
+                html_to_markdown(
+                    strip_hidden(str(art.get("snippet") or art.get("body") or ""), html=True)
+                ),
+                220,
             )
             hits.append(
                 Hit(
                     key=str(art.get("id")),
                     url=str(art.get("html_url") or ""),
-                    title=str(art.get("title") or art.get("name") or art.get("id")),
+                    title=strip_hidden(str(art.get("title") or art.get("name") or art.get("id"))),
                     collection=collection,
                     score=float(len(results) - rank),
                     snippet=snippet,
@@ -325,8 +329,8 @@ class HelpCenterKnowledgeBase:
         art = data.get("article")
         if not isinstance(art, dict):
             raise SourceUnavailable("the help center answered malformed JSON (no article)")
-        title = str(art.get("title") or art.get("name") or key)
-        body = html_to_markdown(str(art.get("body") or ""))
+        title = strip_hidden(str(art.get("title") or art.get("name") or key))
+        body = html_to_markdown(strip_hidden(str(art.get("body") or ""), html=True))
         page = parse_markdown(f"{key}.md", f"# {title}\n\n{body}")
         collection = self._section_names().get(str(art.get("section_id")), "")
         meta = {k: art[k] for k in ("updated_at", "locale", "section_id") if k in art}
