@@ -34,6 +34,8 @@ from typing import Any
 import jwt
 from langgraph_sdk import Auth
 
+from server.identity import NAMESPACE_LABEL_FIELD, namespace_label
+
 PREFIX = "guest."
 AUDIENCE = "docs-agent-guest"
 IDENTITY_PREFIX = "guest:"
@@ -196,7 +198,13 @@ class GuestService:
         self._address_of[identity] = str(claims["addr"])
         if len(self._address_of) > 100_000:
             self._address_of.clear()
-        return {"identity": identity, "permissions": [PERMISSION], "display_name": "guest"}
+        return {
+            "identity": identity,
+            "permissions": [PERMISSION],
+            "display_name": "guest",
+            # The store label every user carries (server/identity.py; Aegra's memory scope).
+            NAMESPACE_LABEL_FIELD: namespace_label(identity),
+        }
 
     def count_run(self, identity: str) -> None:
         """Count a new run of a guest and of its address; GuestLimitError when either is used up."""

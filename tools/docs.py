@@ -13,6 +13,7 @@ from tools.search.embeddings import configured_embedder
 from tools.settings import SourceSettings
 from tools.sources.corpus import FolderCorpus, UrlRule, repo_prefix
 from tools.sources.corpus_language import description_note, weak_match_note
+from tools.sources.failures import partial_note, unavailable
 from tools.sources.render import render_document_parts, render_hits
 
 MAX_RESULTS = 20
@@ -28,6 +29,7 @@ def docs_source(settings: SourceSettings) -> Any:
             settings.index_dir,
             settings.docs_lang,
             embedder=configured_embedder(settings.embeddings),
+            live=settings.live,
         )
     root = settings.docs_dir
     if root is None or not root.is_dir():
@@ -42,6 +44,12 @@ def docs_source(settings: SourceSettings) -> Any:
         language=settings.docs_lang,
         embedder=configured_embedder(settings.embeddings),
     )
+
+
+def live_status(corpus: Any) -> tuple[str, list[str]]:
+    """What a live docs source (an llms.txt site) could not do at its last refresh, and its caps."""
+    status = getattr(corpus, "status", None)
+    return status() if callable(status) else ("", [])
 
 
 class SearchDocsArgs(BaseModel):
@@ -79,6 +87,9 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
             return "The query is empty: give a few keywords.", []
         limit = max(1, min(int(limit), MAX_RESULTS))
         hits = corpus.search(query, limit)
+        problem, caps = live_status(corpus)
+        if problem and not hits and not len(corpus.index):
+            raise unavailable("docs", problem)  # nothing cached: the site's failure, not "none"
         artifact: list[SearchHitArtifact] = [
             {
                 "url": h.url,
@@ -92,6 +103,10 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
             for h in hits
         ]
         note = weak_match_note(hits, query, corpus_language)
+        live = [partial_note("docs", f"partly indexed: {cap}") for cap in caps]
+        if problem:
+            live.append(partial_note("docs", f"served from the cached copy: {problem}"))
+        note = "\n".join(([note] if note else []) + live)
         text = render_hits(hits, query, "pages")
         return (f"{text}\n\n{note}" if note else text), artifact
 
@@ -128,6 +143,7 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
             ),
             args_schema=SearchDocsArgs,
             response_format="content_and_artifact",
+            handle_tool_error=True,  # a failed source is an error result that names it
         ),
         StructuredTool.from_function(
             get_doc_page,

@@ -1,8 +1,8 @@
 """The chat page, the docs-site widget and their few API routes, served by the LangGraph server.
 
-`langgraph.json` → `http.app` = `server.web.app:app`: `langgraph dev`, LangGraph Platform and
-Aegra mount these routes next to their own API. A FastAPI app because Aegra requires one
-(langgraph-api takes any Starlette app).
+`router` is included by the server's own HTTP app (`server/app.py`, `langgraph.json` →
+`http.app`), so `langgraph dev`, LangGraph Platform and Aegra serve these routes next to their
+API; `app` is the same routes alone (tests, or an `http.app` of their own).
 
 Routes (all under `/chat`):
 - `GET /chat` the page; `GET /chat/static/<file>` its script and style; `GET /chat/widget.js`
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from langgraph_sdk import Auth
 
@@ -90,16 +90,16 @@ def _page_headers() -> dict[str, str]:
     }
 
 
-app = FastAPI(title="docs-agent web", docs_url=None, redoc_url=None, openapi_url=None)
+router = APIRouter()
 
 
-@app.get("/chat", include_in_schema=False)
+@router.get("/chat", include_in_schema=False)
 async def page(request: Request) -> Response:
     """The chat page (also what the widget frames)."""
     return _static_response(request, "index.html", _page_headers())
 
 
-@app.get("/chat/static/{name}", include_in_schema=False)
+@router.get("/chat/static/{name}", include_in_schema=False)
 async def asset(request: Request, name: str) -> Response:
     """The page's script and style (only the shipped files, never a path)."""
     if name not in ASSET_FILES:
@@ -107,13 +107,13 @@ async def asset(request: Request, name: str) -> Response:
     return _static_response(request, name, {"X-Content-Type-Options": "nosniff"})
 
 
-@app.get("/chat/widget.js", include_in_schema=False)
+@router.get("/chat/widget.js", include_in_schema=False)
 async def widget(request: Request) -> Response:
     """The one-tag widget a docs site loads (cross-origin by design)."""
     return _static_response(request, "widget.js", {"Cross-Origin-Resource-Policy": "cross-origin"})
 
 
-@app.get("/chat/api/config")
+@router.get("/chat/api/config")
 async def public_config() -> dict[str, Any]:
     """What the page needs before the first request: is guest mode on?"""
     return {"guests": guest.CONFIG.enabled}
@@ -125,7 +125,7 @@ def _error(exc: Auth.exceptions.HTTPException) -> JSONResponse:
     )
 
 
-@app.get("/chat/api/whoami")
+@router.get("/chat/api/whoami")
 async def whoami(request: Request) -> Response:
     """The caller's identity as the server resolves it (401 for a bad token)."""
     try:
@@ -150,7 +150,7 @@ def same_origin(request: Request) -> bool:
     return urlparse(origin).netloc == request.headers.get("host", "")
 
 
-@app.post("/chat/api/guest")
+@router.post("/chat/api/guest")
 async def new_guest(request: Request) -> Response:
     """A short-lived guest token for this browser (guest mode only; limited per address)."""
     if not guest.CONFIG.enabled:
@@ -173,7 +173,7 @@ async def new_guest(request: Request) -> Response:
     return JSONResponse(issued, headers={"Cache-Control": "no-store"})
 
 
-@app.post("/chat/api/feedback")
+@router.post("/chat/api/feedback")
 async def post_feedback(request: Request) -> Response:
     """Record (or change) the caller's vote on one answer of their own thread."""
     try:
@@ -185,3 +185,7 @@ async def post_feedback(request: Request) -> Response:
     except Auth.exceptions.HTTPException as exc:
         return _error(exc)
     return JSONResponse(stored)
+
+
+app = FastAPI(title="docs-agent web", docs_url=None, redoc_url=None, openapi_url=None)
+app.include_router(router)

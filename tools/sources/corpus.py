@@ -16,6 +16,7 @@ from tools.search.fusion import fuse, lexical_weight, unread_words
 from tools.search.phrases import RERANK_DEPTH
 from tools.search.vectors import VectorStore
 from tools.settings import REPO_ROOT
+from tools.sources.hidden import strip_hidden
 from tools.sources.mdx import Page, parse_markdown
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,9 @@ class FolderPages:
     def parse(self, key: str, raw: bytes) -> tuple[Page, str, str]:
         """The file's page, citation URL and collection."""
         rel = self.paths[key]
-        page = parse_markdown(rel, raw.decode("utf-8", errors="replace"), self.language)
+        page = parse_markdown(
+            rel, strip_hidden(raw.decode("utf-8", errors="replace")), self.language
+        )
         url = self.url_rule.url_for(rel)
         if self.url_from_meta and isinstance(page.meta.get(self.url_from_meta), str):
             url = page.meta[self.url_from_meta]

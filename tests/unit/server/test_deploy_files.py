@@ -15,7 +15,7 @@ def test_aegra_json_is_langgraph_json_plus_the_store_scopes() -> None:
     committed = json.loads((REPO_ROOT / "aegra.json").read_text())
     assert committed == aegra_config(REPO_ROOT / "langgraph.json")
     assert committed["store"]["scopes"] == {
-        "memories": ["identity"],
+        "memories": ["namespace_label"],
         "answers_report": ["report_scope"],
     }
 

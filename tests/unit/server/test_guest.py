@@ -64,7 +64,8 @@ def test_each_browser_gets_its_own_identity_and_the_token_round_trips() -> None:
     assert claims is not None and claims["sub"] == a["identity"]
     assert "1.2.3.4" not in a["token"] and "1.2.3.4" not in str(claims)  # only a keyed hash
     user = svc.user_for(claims)
-    assert user == {"identity": a["identity"], "permissions": ["guest"], "display_name": "guest"}
+    assert user["identity"] == a["identity"] and user["permissions"] == ["guest"]
+    assert user["namespace_label"]  # Aegra scopes memories by it
 
 
 def test_forged_expired_or_foreign_tokens_are_refused() -> None:
