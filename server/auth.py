@@ -32,6 +32,8 @@ from urllib.parse import urlparse
 import jwt
 from langgraph_sdk import Auth
 
+from server import limits
+
 log = logging.getLogger(__name__)
 
 OWNER_KEY = "user_id"
@@ -367,6 +369,7 @@ async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
     A global handler rather than per-action ones because per-action handlers leave any action
     they do not name open (measured: read/update/delete/run returned 200 for another user).
     """
+    await limits.check_thread_event(ctx, value)  # size caps and the per-user run limit
     if _is_dev(ctx):
         return None
     if ctx.resource == "threads" and ctx.action in ("create", "create_run"):
@@ -441,6 +444,7 @@ def _confine(
 @auth.on.store()
 async def store(ctx: Auth.types.AuthContext, value: Any) -> None:
     """The store is confined to `("memories", <user>)`: reads, writes, search and listing."""
+    limits.check_store_event(ctx, value)  # the value cap
     if _is_dev(ctx):
         return None
     action = str(ctx.action)

@@ -1,0 +1,259 @@
+"""Per-user limits at the server's door, so one signed-in user cannot slow the others down.
+
+Called from the auth handlers of `server/auth.py` (they see every write before the engine acts):
+- `check_write`: the text a request writes into a thread — run input, a resume
+  (`Command(resume=...)`), `threads.update_state` values, metadata — is at most
+  `DOCS_AGENT_MAX_WRITE_CHARS` characters; more answers 413. Below that, the graph cuts an
+  oversized message the way it cuts an oversized question (`graphs/middleware/guardrails.py`),
+  which also covers `update_state` on `langgraph dev`, whose handler is not shown the values.
+- `check_store_value`: a store item's value is at most `DOCS_AGENT_MAX_STORE_VALUE_CHARS`
+  (the memory tool keeps records of 1,000 characters); more answers 413.
+- `check_run`: a user has at most `DOCS_AGENT_MAX_RUNS_PER_USER` runs pending or running; one
+  more answers 429 with a message saying to wait.
+
+Why the run limit is counted this way: the `threads.create_run` handler is the one place both
+engines show every new run (threaded, stateless, streamed, waited) before it is queued, so it
+decides there. It counts the user's unfinished runs in the engine's own records, which survive a
+restart and, on Aegra, are shared by every process on the database: the in-memory runtime's run
+list under `langgraph dev`, the `runs` table under Aegra (`user_id`, `status`). Neither exposes a
+per-user count through its API (runs are listed per thread), hence the direct read. A burst of
+requests can all pass the count before the first run is written, so each process also keeps the
+runs it admitted in the last few seconds until they show up in the engine's records. The engine,
+not this module, decides when a pending run starts: the limit bounds how many of a user's runs
+wait in the queue ahead of another user's and how many hold workers (running plus queued).
+On an engine this module cannot read (say LangGraph Platform's Postgres runtime), the run limit
+is off and the start-up log says so; the write and store caps work everywhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import time
+from collections import defaultdict, deque
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from langgraph_sdk import Auth
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_RUNS_PER_USER = 3
+DEFAULT_MAX_WRITE_CHARS = 64_000  # 4 x DOCS_AGENT_MAX_INPUT_CHARS: the graph cuts below this
+DEFAULT_MAX_STORE_VALUE_CHARS = 4_000
+# How long an admitted run counts on its own before the engine's records must show it.
+ADMITTED_WINDOW_S = 10.0
+ACTIVE = ("pending", "running")
+
+ENV = {
+    "max_runs_per_user": ("DOCS_AGENT_MAX_RUNS_PER_USER", DEFAULT_MAX_RUNS_PER_USER),
+    "max_write_chars": ("DOCS_AGENT_MAX_WRITE_CHARS", DEFAULT_MAX_WRITE_CHARS),
+    "max_store_value_chars": ("DOCS_AGENT_MAX_STORE_VALUE_CHARS", DEFAULT_MAX_STORE_VALUE_CHARS),
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The three limits; 0 switches the run limit off (never the size caps)."""
+
+    max_runs_per_user: int = DEFAULT_MAX_RUNS_PER_USER
+    max_write_chars: int = DEFAULT_MAX_WRITE_CHARS
+    max_store_value_chars: int = DEFAULT_MAX_STORE_VALUE_CHARS
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
+        """Parse the variables; a bad value keeps the default and logs an error naming it.
+
+        Never raises: the auth module imports this, and an auth module that fails to load leaves
+        some engines open to everyone. A limit that stays at its default stays safe.
+        """
+        env = os.environ if env is None else env
+        values: dict[str, int] = {}
+        for name, (var, default) in ENV.items():
+            raw = env.get(var, "").strip()
+            if not raw:
+                continue
+            try:
+                value = int(raw)
+            except ValueError:
+                value = -1
+            floor = 0 if name == "max_runs_per_user" else 1
+            if value < floor:
+                log.error("%s=%r is not a whole number >= %d; using %d", var, raw, floor, default)
+                continue
+            values[name] = value
+        return cls(**values)
+
+
+def text_size(value: Any, stop_at: int) -> int:
+    """Characters of text in a JSON-like value (strings, keys, numbers), counted up to `stop_at`.
+
+    Iterative and stops early, so a 20 MB payload costs no more than reading `stop_at` of it.
+    """
+    total = 0
+    stack = [value]
+    while stack and total <= stop_at:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, Mapping):
+            for k, v in item.items():
+                total += len(str(k))
+                stack.append(v)
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif item is not None:
+            total += len(str(item))
+    return total
+
+
+def _too_large(what: str, limit: int, variable: str) -> Auth.exceptions.HTTPException:
+    return Auth.exceptions.HTTPException(
+        status_code=413,
+        detail=f"{what} is over the limit of {limit:,} characters ({variable}); nothing was "
+        "written. Send a shorter message: the question and only the relevant part of a log or code.",
+    )
+
+
+# What a thread write carries, by field: langgraph-api nests a run's under `kwargs`.
+WRITE_FIELDS = ("input", "command", "values", "metadata", "config", "context", "supersteps")
+
+
+def check_write(value: Any, limits: Limits) -> None:
+    """413 when a thread write (create, update, update_state, run, resume) holds too much text."""
+    if not isinstance(value, Mapping):
+        return
+    parts = [value.get(f) for f in WRITE_FIELDS]
+    kwargs = value.get("kwargs")
+    if isinstance(kwargs, Mapping):
+        parts += [kwargs.get(f) for f in WRITE_FIELDS]
+    if text_size(parts, limits.max_write_chars) > limits.max_write_chars:
+        raise _too_large(
+            "This request's text", limits.max_write_chars, "DOCS_AGENT_MAX_WRITE_CHARS"
+        )
+
+
+def check_store_value(value: Any, limits: Limits) -> None:
+    """413 when a store item's value holds too much text."""
+    item = value.get("value") if isinstance(value, Mapping) else None
+    if text_size(item, limits.max_store_value_chars) > limits.max_store_value_chars:
+        raise _too_large(
+            "The store value", limits.max_store_value_chars, "DOCS_AGENT_MAX_STORE_VALUE_CHARS"
+        )
+
+
+# --- the run limit ----------------------------------------------------------------------------
+
+# (user) -> (unfinished runs, runs created at or after `since`) in the engine's records.
+RunCounter = Callable[[str, datetime], Awaitable[tuple[int, int]]]
+
+
+def _aware(value: Any) -> datetime | None:
+    if not isinstance(value, datetime):
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+async def count_inmem_runs(user: str, since: datetime) -> tuple[int, int]:
+    """`langgraph dev`: the in-memory runtime's run list (the run's owner is in its config)."""
+    from langgraph_runtime_inmem.database import connect
+
+    active = created = 0
+    async with connect() as conn:
+        for run in conn.store["runs"]:
+            kwargs = run.get("kwargs") or {}
+            configurable = (kwargs.get("config") or {}).get("configurable") or {}
+            if configurable.get("langgraph_auth_user_id") != user:
+                continue
+            active += run.get("status") in ACTIVE
+            created_at = _aware(run.get("created_at"))
+            created += created_at is not None and created_at >= since
+    return active, created
+
+
+async def count_aegra_runs(user: str, since: datetime) -> tuple[int, int]:
+    """Aegra: its `runs` table, shared by every process on the database."""
+    from aegra_api.core.orm import Run, get_session_maker
+    from sqlalchemy import func, select
+
+    stmt = select(
+        func.count().filter(Run.status.in_(ACTIVE)),
+        func.count().filter(Run.created_at >= since),
+    ).where(Run.user_id == user)
+    async with get_session_maker()() as session:
+        row = (await session.execute(stmt)).one()
+    return int(row[0]), int(row[1])
+
+
+def engine_run_counter(env: Mapping[str, str] | None = None) -> RunCounter | None:
+    """The counter for the engine this process runs in; None when it is neither known engine."""
+    env = os.environ if env is None else env
+    if env.get("LANGGRAPH_RUNTIME_EDITION") == "inmem":
+        return count_inmem_runs
+    if "aegra_api" in sys.modules:
+        return count_aegra_runs
+    return None
+
+
+@dataclass
+class RunLimiter:
+    """Admits a user's run while they have fewer than `limit` unfinished ones."""
+
+    limit: int
+    counter: RunCounter | None
+    window_s: float = ADMITTED_WINDOW_S
+    clock: Callable[[], float] = time.time
+    _admitted: dict[str, deque[float]] = field(default_factory=lambda: defaultdict(deque))
+    _locks: dict[str, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
+
+    async def check(self, user: str) -> None:
+        """Admit one run of `user`, or raise 429."""
+        if self.limit <= 0 or self.counter is None:
+            return
+        async with self._locks[user]:
+            now = self.clock()
+            admitted = self._admitted[user]
+            while admitted and admitted[0] < now - self.window_s:
+                admitted.popleft()
+            # A second of slack for the engine's clock (Aegra stamps created_at in PostgreSQL).
+            since = datetime.fromtimestamp(admitted[0] if admitted else now, UTC) - timedelta(
+                seconds=1
+            )
+            active, created = await self.counter(user, since)
+            unseen = max(0, len(admitted) - created)
+            if active + unseen >= self.limit:
+                raise Auth.exceptions.HTTPException(
+                    status_code=429,
+                    detail=f"You have {active + unseen} runs pending or running; the limit is "
+                    f"{self.limit} per user (DOCS_AGENT_MAX_RUNS_PER_USER). Wait for one to "
+                    "finish, or cancel one, then send this again.",
+                    headers={"Retry-After": "2"},
+                )
+            admitted.append(now)
+
+
+LIMITS = Limits.from_env()
+RUNS = RunLimiter(LIMITS.max_runs_per_user, engine_run_counter())
+if RUNS.counter is None and LIMITS.max_runs_per_user > 0:
+    log.warning(
+        "docs-agent limits: this engine's run records are not readable here; the per-user run "
+        "limit (DOCS_AGENT_MAX_RUNS_PER_USER) is off. The size limits are on."
+    )
+
+
+async def check_thread_event(ctx: Auth.types.AuthContext, value: Any) -> None:
+    """The thread handler's hook: caps on every write, and the run limit on a new run."""
+    if ctx.action in ("create", "update", "create_run"):
+        check_write(value, LIMITS)
+    if ctx.resource == "threads" and ctx.action == "create_run":
+        await RUNS.check(ctx.user.identity)
+
+
+def check_store_event(ctx: Auth.types.AuthContext, value: Any) -> None:
+    """The store handler's hook: the value cap on a put."""
+    if ctx.action == "put":
+        check_store_value(value, LIMITS)
