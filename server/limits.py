@@ -42,7 +42,7 @@ from langgraph_sdk import Auth
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MAX_RUNS_PER_USER = 3
+DEFAULT_MAX_RUNS_PER_USER = 2  # a person has a question or two in flight, not a queue
 DEFAULT_MAX_WRITE_CHARS = 64_000  # 4 x DOCS_AGENT_MAX_INPUT_CHARS: the graph cuts below this
 DEFAULT_MAX_STORE_VALUE_CHARS = 4_000
 # How long an admitted run counts on its own before the engine's records must show it.
@@ -237,12 +237,20 @@ class RunLimiter:
 
 
 LIMITS = Limits.from_env()
-RUNS = RunLimiter(LIMITS.max_runs_per_user, engine_run_counter())
-if RUNS.counter is None and LIMITS.max_runs_per_user > 0:
-    log.warning(
-        "docs-agent limits: this engine's run records are not readable here; the per-user run "
-        "limit (DOCS_AGENT_MAX_RUNS_PER_USER) is off. The size limits are on."
-    )
+_runs: RunLimiter | None = None
+
+
+def run_limiter() -> RunLimiter:
+    """The process's limiter, made on the first run: by then the engine's modules are loaded."""
+    global _runs
+    if _runs is None:
+        _runs = RunLimiter(LIMITS.max_runs_per_user, engine_run_counter())
+        if _runs.counter is None and LIMITS.max_runs_per_user > 0:
+            log.warning(
+                "docs-agent limits: this engine's run records are not readable here; the per-user "
+                "run limit (DOCS_AGENT_MAX_RUNS_PER_USER) is off. The size limits are on."
+            )
+    return _runs
 
 
 async def check_thread_event(ctx: Auth.types.AuthContext, value: Any) -> None:
@@ -250,7 +258,7 @@ async def check_thread_event(ctx: Auth.types.AuthContext, value: Any) -> None:
     if ctx.action in ("create", "update", "create_run"):
         check_write(value, LIMITS)
     if ctx.resource == "threads" and ctx.action == "create_run":
-        await RUNS.check(ctx.user.identity)
+        await run_limiter().check(ctx.user.identity)
 
 
 def check_store_event(ctx: Auth.types.AuthContext, value: Any) -> None:

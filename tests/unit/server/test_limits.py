@@ -131,12 +131,16 @@ async def test_finished_runs_free_their_place_and_the_message_says_what_to_do() 
     await limiter.check("bob")
 
 
-async def test_no_limit_when_off_or_the_engine_is_unknown() -> None:
+async def test_no_limit_when_off_or_the_engine_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
     engine = FakeEngine()
     assert await _admitted(L.RunLimiter(0, engine.count), "u", 10) == 10
     assert await _admitted(L.RunLimiter(2, None), "u", 10) == 10
     assert L.engine_run_counter({"LANGGRAPH_RUNTIME_EDITION": "inmem"}) is L.count_inmem_runs
     assert L.engine_run_counter({"LANGGRAPH_RUNTIME_EDITION": "postgres"}) is None
+    # Resolved on the first run, not at import: the engine imports the auth module first.
+    monkeypatch.setattr(L, "_runs", None)
+    monkeypatch.setenv("LANGGRAPH_RUNTIME_EDITION", "inmem")
+    assert L.run_limiter().counter is L.count_inmem_runs and L.run_limiter() is L.run_limiter()
 
 
 @pytest.fixture
@@ -177,7 +181,7 @@ async def test_thread_hook_applies_the_caps_and_the_run_limit(
 ) -> None:
     engine = FakeEngine()
     monkeypatch.setattr(L, "LIMITS", SMALL)
-    monkeypatch.setattr(L, "RUNS", L.RunLimiter(1, engine.count))
+    monkeypatch.setattr(L, "_runs", L.RunLimiter(1, engine.count))
     user = SimpleNamespace(identity="mallory")
 
     def ctx(resource: str, action: str) -> Any:
