@@ -369,7 +369,8 @@ async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
     A global handler rather than per-action ones because per-action handlers leave any action
     they do not name open (measured: read/update/delete/run returned 200 for another user).
     """
-    await limits.check_thread_event(ctx, value)  # size caps and the per-user run limit
+    # Size caps always; the per-user run limit with real users (not dev mode's one identity).
+    await limits.check_thread_event(ctx, value, limit_runs=not _is_dev(ctx))
     if _is_dev(ctx):
         return None
     if ctx.resource == "threads" and ctx.action in ("create", "create_run"):

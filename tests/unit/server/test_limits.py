@@ -195,6 +195,10 @@ async def test_thread_hook_applies_the_caps_and_the_run_limit(
     with pytest.raises(Auth.exceptions.HTTPException) as info:
         await L.check_thread_event(ctx("threads", "create_run"), {"kwargs": {"input": None}})
     assert info.value.status_code == 429
+    # Dev mode (one identity for every caller): no run limit, the caps still hold.
+    await L.check_thread_event(ctx("threads", "create_run"), {}, limit_runs=False)
+    with pytest.raises(Auth.exceptions.HTTPException):
+        await L.check_thread_event(ctx("threads", "create_run"), big, limit_runs=False)
     with pytest.raises(Auth.exceptions.HTTPException):
         L.check_store_event(ctx("store", "put"), {"value": {"text": "x" * 500}})
     L.check_store_event(ctx("store", "get"), {"value": None})
