@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -96,7 +97,11 @@ async def victim_answers(url: str, samples: int) -> tuple[list[float], list[str]
     errors: list[str] = []
     async with client(url, VICTIM) as c:
         for i in range(samples):
-            tid = await new_thread(c)
+            try:
+                tid = await new_thread(c)
+            except httpx.HTTPError as exc:  # the victim refused service is a finding, not a crash
+                errors.append(f"thread: {exc}"[:160])
+                continue
             body = {
                 "assistant_id": "docs_agent",
                 "input": {"messages": [{"role": "user", "content": QUESTIONS[i % len(QUESTIONS)]}]},
@@ -308,15 +313,18 @@ async def main() -> None:
         "jobs_per_worker": args.jobs,
         "max_runs_per_user": limits.DEFAULT_MAX_RUNS_PER_USER,
     }
-    with tempfile.TemporaryDirectory(prefix="bench-fairness-") as tmp_name:
-        tmp = Path(tmp_name)
-        env = {
-            "AUTH_TOKENS": f"{ATTACKER}:mallory,{VICTIM}:alice",
-            "DOCS_AGENT_MODEL": "offline",
-            "DOCS_AGENT_INDEX_DIR": str(tmp / "index"),
-        }
-        for name in [e.strip() for e in args.engines.split(",") if e.strip()]:
-            report[name] = await run_engine(name, tmp, env, args)
+    # Kept when the run fails, so the servers' logs can be read; removed after a clean run.
+    tmp = Path(tempfile.mkdtemp(prefix="bench-fairness-"))
+    print(f"server state and logs under {tmp}", file=sys.stderr)
+    env = {
+        "AUTH_TOKENS": f"{ATTACKER}:mallory,{VICTIM}:alice",
+        "DOCS_AGENT_MODEL": "offline",
+        "DOCS_AGENT_INDEX_DIR": str(tmp / "index"),
+    }
+    for name in [e.strip() for e in args.engines.split(",") if e.strip()]:
+        report[name] = await run_engine(name, tmp, env, args)
+        print(json.dumps({name: report[name]}), file=sys.stderr, flush=True)
+    shutil.rmtree(tmp, ignore_errors=True)
     print(json.dumps(report, indent=2))
     ratios = [
         r for e in ("dev", "aegra") if e in report for r in report[e]["p95_ratio_to_idle"].values()

@@ -18,7 +18,8 @@ restart and, on Aegra, are shared by every process on the database: the in-memor
 list under `langgraph dev`, the `runs` table under Aegra (`user_id`, `status`). Neither exposes a
 per-user count through its API (runs are listed per thread), hence the direct read. A burst of
 requests can all pass the count before the first run is written, so each process also keeps the
-runs it admitted in the last few seconds until they show up in the engine's records. The engine,
+runs it admitted in the last few seconds until they show up in the engine's records. On Aegra the
+count has a pool of two connections of its own (a burst on Aegra's pool deadlocked it). The engine,
 not this module, decides when a pending run starts: the limit bounds how many of a user's runs
 wait in the queue ahead of another user's and how many hold workers (running plus queued).
 On an engine this module cannot read (say LangGraph Platform's Postgres runtime), the run limit
@@ -27,7 +28,6 @@ is off and the start-up log says so; the write and store caps work everywhere.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import sys
@@ -175,17 +175,42 @@ async def count_inmem_runs(user: str, since: datetime) -> tuple[int, int]:
     return active, created
 
 
+_aegra_engine: Any = None
+
+
+def _aegra_count_engine() -> Any:
+    """A pool of its own for the count, two connections, on Aegra's database.
+
+    Not Aegra's pool: a run request holds one of its connections while the handler runs, so a
+    burst of requests held the whole pool and every count waited for one more (measured: 40 runs
+    at once, every request timed out after 30 s with `QueuePool limit ... reached`).
+    """
+    global _aegra_engine
+    if _aegra_engine is None:
+        from aegra_api.settings import settings
+        from sqlalchemy.ext.asyncio import create_async_engine
+
+        _aegra_engine = create_async_engine(
+            settings.db.database_url,
+            pool_size=2,
+            max_overflow=0,
+            pool_pre_ping=True,
+            connect_args={"prepared_statement_cache_size": 0},  # as Aegra's own (PgBouncer)
+        )
+    return _aegra_engine
+
+
 async def count_aegra_runs(user: str, since: datetime) -> tuple[int, int]:
     """Aegra: its `runs` table, shared by every process on the database."""
-    from aegra_api.core.orm import Run, get_session_maker
+    from aegra_api.core.orm import Run
     from sqlalchemy import func, select
 
     stmt = select(
         func.count().filter(Run.status.in_(ACTIVE)),
         func.count().filter(Run.created_at >= since),
     ).where(Run.user_id == user)
-    async with get_session_maker()() as session:
-        row = (await session.execute(stmt)).one()
+    async with _aegra_count_engine().connect() as conn:
+        row = (await conn.execute(stmt)).one()
     return int(row[0]), int(row[1])
 
 
@@ -208,32 +233,44 @@ class RunLimiter:
     window_s: float = ADMITTED_WINDOW_S
     clock: Callable[[], float] = time.time
     _admitted: dict[str, deque[float]] = field(default_factory=lambda: defaultdict(deque))
-    _locks: dict[str, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
+
+    def _recent(self, user: str) -> deque[float]:
+        admitted = self._admitted[user]
+        now = self.clock()
+        while admitted and admitted[0] < now - self.window_s:
+            admitted.popleft()
+        return admitted
 
     async def check(self, user: str) -> None:
-        """Admit one run of `user`, or raise 429."""
+        """Admit one run of `user`, or raise 429.
+
+        No lock around the count: the decision after it is made without awaiting, so each one
+        sees every admission decided before it, and a request that waits holds nothing.
+        """
         if self.limit <= 0 or self.counter is None:
             return
-        async with self._locks[user]:
-            now = self.clock()
-            admitted = self._admitted[user]
-            while admitted and admitted[0] < now - self.window_s:
-                admitted.popleft()
-            # A second of slack for the engine's clock (Aegra stamps created_at in PostgreSQL).
-            since = datetime.fromtimestamp(admitted[0] if admitted else now, UTC) - timedelta(
-                seconds=1
-            )
+        admitted = self._recent(user)
+        # A second of slack for the engine's clock (Aegra stamps created_at in PostgreSQL).
+        oldest = admitted[0] if admitted else self.clock()
+        since = datetime.fromtimestamp(oldest, UTC) - timedelta(seconds=1)
+        try:
             active, created = await self.counter(user, since)
-            unseen = max(0, len(admitted) - created)
-            if active + unseen >= self.limit:
-                raise Auth.exceptions.HTTPException(
-                    status_code=429,
-                    detail=f"You have {active + unseen} runs pending or running; the limit is "
-                    f"{self.limit} per user (DOCS_AGENT_MAX_RUNS_PER_USER). Wait for one to "
-                    "finish, or cancel one, then send this again.",
-                    headers={"Retry-After": "2"},
-                )
-            admitted.append(now)
+        except Exception as exc:
+            log.error("docs-agent limits: counting %s's runs failed: %r", user, exc)
+            raise Auth.exceptions.HTTPException(
+                status_code=503, detail="The run limit could not be checked; try again shortly."
+            ) from None
+        admitted = self._recent(user)
+        unseen = max(0, len(admitted) - created)
+        if active + unseen >= self.limit:
+            raise Auth.exceptions.HTTPException(
+                status_code=429,
+                detail=f"You have {active + unseen} runs pending or running; the limit is "
+                f"{self.limit} per user (DOCS_AGENT_MAX_RUNS_PER_USER). Wait for one to "
+                "finish, or cancel one, then send this again.",
+                headers={"Retry-After": "2"},
+            )
+        admitted.append(self.clock())
 
 
 LIMITS = Limits.from_env()

@@ -131,6 +131,15 @@ async def test_finished_runs_free_their_place_and_the_message_says_what_to_do() 
     await limiter.check("bob")
 
 
+async def test_a_failed_count_refuses_with_503_not_an_open_door() -> None:
+    async def broken(user: str, since: datetime) -> tuple[int, int]:
+        raise OSError("database unreachable")
+
+    with pytest.raises(Auth.exceptions.HTTPException) as info:
+        await L.RunLimiter(2, broken).check("u")
+    assert info.value.status_code == 503
+
+
 async def test_no_limit_when_off_or_the_engine_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
     engine = FakeEngine()
     assert await _admitted(L.RunLimiter(0, engine.count), "u", 10) == 10
