@@ -13,6 +13,7 @@ from langchain.agents.middleware import AgentMiddleware
 
 from graphs.middleware.guardrails import GuardrailsMiddleware
 from graphs.middleware.history import PruneHistoryMiddleware
+from graphs.middleware.history_budget import HistoryBudgetMiddleware
 from graphs.middleware.memory_prompt import MemoryPromptMiddleware
 from graphs.middleware.model_choice import ContextModelMiddleware
 from graphs.middleware.prompt_caching import AnthropicCachingMiddleware
@@ -50,6 +51,8 @@ def shared_middleware(settings: AgentSettings | None = None) -> list[AgentMiddle
         ResponseCheckMiddleware(),
         UsageLogMiddleware(),
         ContextModelMiddleware(),
+        # Inside the model choice (it sees the real model): earlier turns within a token budget.
+        HistoryBudgetMiddleware(s.history_tokens),
         # Inside the model choice (it must see the real model), before volatile prompt parts.
         AnthropicCachingMiddleware(),
         # The user's saved memories, appended after the stable system prompt on each model call.
