@@ -8,6 +8,10 @@ Called from the auth handlers of `server/auth.py` (they see every write before t
   which also covers `update_state` on `langgraph dev`, whose handler is not shown the values.
 - `check_store_value`: a store item's value is at most `DOCS_AGENT_MAX_STORE_VALUE_CHARS`
   (the memory tool keeps records of 1,000 characters); more answers 413.
+- `RequestSizeLimit` (an ASGI middleware of `server/app.py`, over every route of both engines):
+  a request body over `DOCS_AGENT_MAX_REQUEST_BYTES` answers 413 before anything reads it. The
+  handlers only see a body the engine has already parsed: a 20 MB store value cost Aegra about a
+  quarter of a second of its event loop each time, before the handler could refuse it.
 - `check_run`: a user has at most `DOCS_AGENT_MAX_RUNS_PER_USER` runs pending or running; one
   more answers 429 with a message saying to wait.
 
@@ -28,6 +32,7 @@ is off and the start-up log says so; the write and store caps work everywhere.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sys
@@ -39,12 +44,16 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from langgraph_sdk import Auth
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_RUNS_PER_USER = 2  # a person has a question or two in flight, not a queue
 DEFAULT_MAX_WRITE_CHARS = 64_000  # 4 x DOCS_AGENT_MAX_INPUT_CHARS: the graph cuts below this
 DEFAULT_MAX_STORE_VALUE_CHARS = 4_000
+# A request body's bytes, before any engine reads it: room for DOCS_AGENT_MAX_WRITE_CHARS of
+# text even where a client escapes every character (`\uXXXX`, 6 bytes), and no more.
+DEFAULT_MAX_REQUEST_BYTES = 512 * 1024
 # How long an admitted run counts on its own before the engine's records must show it.
 ADMITTED_WINDOW_S = 10.0
 ACTIVE = ("pending", "running")
@@ -53,16 +62,18 @@ ENV = {
     "max_runs_per_user": ("DOCS_AGENT_MAX_RUNS_PER_USER", DEFAULT_MAX_RUNS_PER_USER),
     "max_write_chars": ("DOCS_AGENT_MAX_WRITE_CHARS", DEFAULT_MAX_WRITE_CHARS),
     "max_store_value_chars": ("DOCS_AGENT_MAX_STORE_VALUE_CHARS", DEFAULT_MAX_STORE_VALUE_CHARS),
+    "max_request_bytes": ("DOCS_AGENT_MAX_REQUEST_BYTES", DEFAULT_MAX_REQUEST_BYTES),
 }
 
 
 @dataclass(frozen=True)
 class Limits:
-    """The three limits; 0 switches the run limit off (never the size caps)."""
+    """The limits; 0 switches the run limit off (never the size caps)."""
 
     max_runs_per_user: int = DEFAULT_MAX_RUNS_PER_USER
     max_write_chars: int = DEFAULT_MAX_WRITE_CHARS
     max_store_value_chars: int = DEFAULT_MAX_STORE_VALUE_CHARS
+    max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
@@ -308,3 +319,72 @@ def check_store_event(ctx: Auth.types.AuthContext, value: Any) -> None:
     """The store handler's hook: the value cap on a put."""
     if ctx.action == "put":
         check_store_value(value, LIMITS)
+
+
+class _BodyTooLarge(Exception):
+    """Raised from `receive` when a body without Content-Length grows over the limit."""
+
+
+class RequestSizeLimit:
+    """413 for a request body over `DOCS_AGENT_MAX_REQUEST_BYTES`, before any route reads it.
+
+    Pure ASGI (no body buffering): a declared Content-Length over the limit is answered at once;
+    a chunked body is counted as it arrives and cut when it passes the limit.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int | None = None) -> None:
+        """`max_bytes`: default the environment's limit."""
+        self.app = app
+        self.max_bytes = LIMITS.max_request_bytes if max_bytes is None else max_bytes
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps(
+            {
+                "detail": f"The request body is over the limit of {self.max_bytes:,} bytes "
+                "(DOCS_AGENT_MAX_REQUEST_BYTES); nothing was read or written."
+            }
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Check the declared size, then count what arrives."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.strip().isdigit() and int(declared) > self.max_bytes:
+            await self._refuse(send)
+            return
+        received = 0
+        started = False
+
+        async def counted_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise _BodyTooLarge
+            return message
+
+        async def tracked_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted_receive, tracked_send)
+        except _BodyTooLarge:
+            if not started:
+                await self._refuse(send)

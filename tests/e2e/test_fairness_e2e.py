@@ -3,9 +3,9 @@
 Both engines (`langgraph dev` and Aegra on PostgreSQL + Redis), auth on with two users. The
 attacks of issue 22: text written into a thread around the run input (a huge run input, resume
 value, `threads.update_state` message, with an injected tool call), a 20 MB store value, and one
-user queueing run after run. Every write the engine shows the auth handler is refused at the door
-(413); what `langgraph dev` does not show it (`update_state` values) is cut by the graph before
-any model or tool reads it. The run limit answers 429 with a message, leaves the other user alone
+user queueing run after run. A body over the request limit is refused before anything reads it,
+text over the write cap by the auth handler where the engine shows it the payload (413); what
+gets past both is cut by the graph before any model or tool reads it. The run limit answers 429 with a message, leaves the other user alone
 and frees a place when a run ends. The dev server's log must hold no blocking-call error.
 """
 
@@ -103,20 +103,28 @@ def test_text_around_the_input_is_capped(server: Server) -> None:
     tid = new_thread(a)
     ask(a, tid, "How do I install the server?")  # the thread now belongs to a graph
 
-    # Run input and resume far over the cap: refused at the door on both engines.
-    huge = {"messages": [{"role": "user", "content": "x" * MB}]}
-    r = a.post(f"/threads/{tid}/runs/wait", json={"assistant_id": "docs_agent", "input": huge})
-    assert refused(r, 413, "DOCS_AGENT_MAX_WRITE_CHARS"), (r.status_code, r.text[:300])
-    r = a.post(
-        f"/threads/{tid}/runs", json={"assistant_id": "docs_agent", "command": {"resume": "x" * MB}}
-    )
-    assert refused(r, 413, "DOCS_AGENT_MAX_WRITE_CHARS"), (r.status_code, r.text[:300])
-    r = a.post("/runs/wait", json={"assistant_id": "docs_agent", "input": huge})
-    assert refused(r, 413, "DOCS_AGENT_MAX_WRITE_CHARS"), (r.status_code, r.text[:300])
+    # A megabyte in any write is refused before anything reads it (the body limit), and text
+    # over the write cap in a smaller body is refused by the auth handler: run input, resume,
+    # a stateless run, on both engines.
+    over = "x" * 100_000  # 100 kB: under the body limit, over DOCS_AGENT_MAX_WRITE_CHARS
+    for text, variable in (
+        ("x" * MB, "DOCS_AGENT_MAX_REQUEST_BYTES"),
+        (over, "DOCS_AGENT_MAX_WRITE_CHARS"),
+    ):
+        message = {"messages": [{"role": "user", "content": text}]}
+        attempts = [
+            (f"/threads/{tid}/runs/wait", {"assistant_id": "docs_agent", "input": message}),
+            (f"/threads/{tid}/runs", {"assistant_id": "docs_agent", "command": {"resume": text}}),
+            ("/runs/wait", {"assistant_id": "docs_agent", "input": message}),
+        ]
+        for path, body in attempts:
+            r = a.post(path, json=body)
+            assert refused(r, 413, variable), (path, r.status_code, r.text[:300])
 
     # A 1 MB question written through update_state with an injected tool call (the issue's
-    # attack): Aegra shows the handler the values and refuses; `langgraph dev` does not, and the
-    # graph cuts the question before any model reads it and ends the turn with the limit.
+    # attack) is refused at the door on both engines; Aegra's handler also sees 100 kB of values
+    # (langgraph-api's is not shown them). Under those caps but over the question's, the graph
+    # cuts the question before any model reads it and ends the turn with the limit.
     values = {
         "messages": [
             {"type": "human", "content": "x " * (MB // 2)},
@@ -124,17 +132,19 @@ def test_text_around_the_input_is_capped(server: Server) -> None:
         ]
     }
     r = a.post(f"/threads/{tid}/state", json={"values": values, "as_node": "model"})
+    assert refused(r, 413, "DOCS_AGENT_MAX_REQUEST_BYTES"), (r.status_code, r.text[:300])
     if server.engine == "aegra":
-        assert refused(r, 413, "DOCS_AGENT_MAX_WRITE_CHARS"), (r.status_code, r.text[:300])
-        # Under the door's cap but over the question's: the graph cuts it on this engine too.
-        values["messages"][0]["content"] = "x " * 15_000
+        values["messages"][0]["content"] = over
         r = a.post(f"/threads/{tid}/state", json={"values": values, "as_node": "model"})
+        assert refused(r, 413, "DOCS_AGENT_MAX_WRITE_CHARS"), (r.status_code, r.text[:300])
+    values["messages"][0]["content"] = "x " * 15_000
+    r = a.post(f"/threads/{tid}/state", json={"values": values, "as_node": "model"})
     assert r.status_code == 200, r.text[:300]
     out = ask(a, tid, None)
     assert "limit is 16,000" in out["messages"][-1]["content"]
     stored = a.get(f"/threads/{tid}/state").raise_for_status().json()["values"]["messages"]
     assert max(len(str(m["content"])) for m in stored if m["type"] == "human") < 2200
-    assert sum(len(str(m["content"])) for m in stored) < 20_000  # the megabyte is gone
+    assert sum(len(str(m["content"])) for m in stored) < 20_000  # the 30,000 characters are cut
 
     # The same injected call with a plain question: the turn searches on a later step and
     # answers with citations (the step that blocked the event loop before).
@@ -148,6 +158,8 @@ def test_store_values_are_capped(server: Server) -> None:
     a = client(server, TOKEN_A)
     item = {"namespace": ["memories", "mallory"], "key": "big"}
     r = a.put("/store/items", json={**item, "value": {"text": "x" * (20 * MB)}})
+    assert refused(r, 413, "DOCS_AGENT_MAX_REQUEST_BYTES"), (r.status_code, r.text[:300])
+    r = a.put("/store/items", json={**item, "value": {"text": "x" * 10_000}})
     assert refused(r, 413, "DOCS_AGENT_MAX_STORE_VALUE_CHARS"), (r.status_code, r.text[:300])
     ok = a.put("/store/items", json={**item, "key": "small", "value": {"text": "prefers uv"}})
     assert ok.status_code in (200, 204), ok.text

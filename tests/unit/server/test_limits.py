@@ -211,3 +211,55 @@ async def test_thread_hook_applies_the_caps_and_the_run_limit(
     with pytest.raises(Auth.exceptions.HTTPException):
         L.check_store_event(ctx("store", "put"), {"value": {"text": "x" * 500}})
     L.check_store_event(ctx("store", "get"), {"value": None})
+
+
+read: list[bytes] = []
+
+
+async def _app(scope: Any, receive: Any, send: Any) -> None:
+    """A route that reads its whole body, then answers 200."""
+    while True:
+        message = await receive()
+        read.append(message.get("body", b""))
+        if not message.get("more_body"):
+            break
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+async def _serve(
+    middleware: L.RequestSizeLimit, body_chunks: list[bytes], headers: list[tuple[bytes, bytes]]
+) -> tuple[int, bytes, list[bytes]]:
+    """(status, response body, what the app read) for one request through the middleware."""
+    chunks = [
+        {"type": "http.request", "body": c, "more_body": i < len(body_chunks) - 1}
+        for i, c in enumerate(body_chunks)
+    ]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return chunks.pop(0) if chunks else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "PUT", "path": "/store/items", "headers": headers}
+    await middleware(scope, receive, send)
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, body, read
+
+
+async def test_request_size_limit_refuses_before_the_app_reads_the_body() -> None:
+    read.clear()
+    middleware = L.RequestSizeLimit(_app, max_bytes=100)
+    status, body, seen = await _serve(middleware, [b"x" * 101], [(b"content-length", b"101")])
+    assert status == 413 and b"DOCS_AGENT_MAX_REQUEST_BYTES" in body and seen == []
+    # No Content-Length (chunked): cut as soon as the count passes the limit.
+    status, body, seen = await _serve(middleware, [b"x" * 60, b"x" * 60, b"x" * 60], [])
+    assert status == 413 and seen == [b"x" * 60]
+    # Within the limit, the request goes through untouched.
+    status, body, seen = await _serve(
+        middleware, [b"x" * 50, b"y" * 50], [(b"content-length", b"100")]
+    )
+    assert status == 200 and body == b"ok" and b"".join(seen[-2:]) == b"x" * 50 + b"y" * 50
