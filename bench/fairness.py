@@ -6,6 +6,7 @@ aegra-install`, PostgreSQL and Redis; `--engines dev` runs without them):
 
     .venv/bin/python -m bench.fairness                     # both engines
     .venv/bin/python -m bench.fairness --engines dev --samples 8
+    .venv/bin/python -m bench.fairness --engines aegra --max-runs 1   # a stricter run limit
 
 The victim asks docs_agent one question at a time (`runs/wait`, a new thread each) and the answer
 time is measured per question, p50/p95 over `--samples` questions. Phases, the victim measured in
@@ -221,10 +222,13 @@ async def attack_store(url: str, done: asyncio.Event, attack: Attack) -> None:
         for _ in range(MAX_ATTACK_REQUESTS):
             if done.is_set():
                 return
-            r = await c.put(
-                "/store/items", content=body, headers={"Content-Type": "application/json"}
-            )
-            attack.statuses[f"store 20 MB: {r.status_code}"] += 1
+            try:
+                r = await c.put(
+                    "/store/items", content=body, headers={"Content-Type": "application/json"}
+                )
+                attack.statuses[f"store 20 MB: {r.status_code}"] += 1
+            except httpx.TransportError as exc:  # refused mid-upload: count it, keep attacking
+                attack.statuses[f"store 20 MB: {type(exc).__name__}"] += 1
 
 
 AttackFn = Callable[[str, asyncio.Event, Attack], Awaitable[None]]
@@ -307,11 +311,17 @@ async def main() -> None:
     parser.add_argument("--engines", default="dev,aegra", help="comma-separated: dev, aegra")
     parser.add_argument("--samples", type=int, default=12, help="victim questions per phase")
     parser.add_argument("--jobs", type=int, default=10, help="concurrent runs per server process")
+    parser.add_argument(
+        "--max-runs",
+        type=int,
+        default=limits.DEFAULT_MAX_RUNS_PER_USER,
+        help="DOCS_AGENT_MAX_RUNS_PER_USER of the servers (default: the shipped one)",
+    )
     args = parser.parse_args()
     report: dict[str, Any] = {
         "samples_per_phase": args.samples,
         "jobs_per_worker": args.jobs,
-        "max_runs_per_user": limits.DEFAULT_MAX_RUNS_PER_USER,
+        "max_runs_per_user": args.max_runs,
     }
     # Kept when the run fails, so the servers' logs can be read; removed after a clean run.
     tmp = Path(tempfile.mkdtemp(prefix="bench-fairness-"))
@@ -320,6 +330,7 @@ async def main() -> None:
         "AUTH_TOKENS": f"{ATTACKER}:mallory,{VICTIM}:alice",
         "DOCS_AGENT_MODEL": "offline",
         "DOCS_AGENT_INDEX_DIR": str(tmp / "index"),
+        "DOCS_AGENT_MAX_RUNS_PER_USER": str(args.max_runs),
     }
     for name in [e.strip() for e in args.engines.split(",") if e.strip()]:
         report[name] = await run_engine(name, tmp, env, args)

@@ -321,6 +321,10 @@ def check_store_event(ctx: Auth.types.AuthContext, value: Any) -> None:
         check_store_value(value, LIMITS)
 
 
+# The most of an oversized body read (and dropped) so its client gets the 413 cleanly.
+DISCARD_BYTES = 64 * 1024 * 1024
+
+
 class _BodyTooLarge(Exception):
     """Raised from `receive` when a body without Content-Length grows over the limit."""
 
@@ -357,6 +361,20 @@ class RequestSizeLimit:
         )
         await send({"type": "http.response.body", "body": body})
 
+    async def _discard_body(self, receive: Receive, declared: int) -> None:
+        """Read and drop the body a client is sending (up to DISCARD_BYTES), unparsed.
+
+        A client that sends its whole body before reading the answer (most HTTP clients) would
+        otherwise see its connection cut mid-upload instead of the 413. Dropping bytes costs no
+        parsing; a body over DISCARD_BYTES is not waited for (the connection is closed).
+        """
+        if declared > DISCARD_BYTES:
+            return
+        while True:
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body"):
+                return
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Check the declared size, then count what arrives."""
         if scope["type"] != "http":
@@ -364,6 +382,7 @@ class RequestSizeLimit:
             return
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.strip().isdigit() and int(declared) > self.max_bytes:
+            await self._discard_body(receive, int(declared))
             await self._refuse(send)
             return
         received = 0

@@ -263,3 +263,20 @@ async def test_request_size_limit_refuses_before_the_app_reads_the_body() -> Non
         middleware, [b"x" * 50, b"y" * 50], [(b"content-length", b"100")]
     )
     assert status == 200 and body == b"ok" and b"".join(seen[-2:]) == b"x" * 50 + b"y" * 50
+
+
+async def test_an_oversized_declared_body_is_drained_unread_so_the_client_sees_the_413() -> None:
+    read.clear()
+    pending = [{"type": "http.request", "body": b"x" * 100, "more_body": i < 4} for i in range(5)]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return pending.pop(0)
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "headers": [(b"content-length", b"500")]}
+    await L.RequestSizeLimit(_app, max_bytes=100)(scope, receive, send)
+    assert sent[0]["status"] == 413 and read == []  # the app never saw a byte
+    assert pending == []  # the body was read to its end (and dropped) before the answer
