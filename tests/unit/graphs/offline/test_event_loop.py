@@ -52,15 +52,21 @@ def blocking_calls() -> Iterator[list[str]]:
 
 
 @pytest.fixture
-def sources(index_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Docs, KB and this repository as code root; the model's code step reads the same ones."""
+def sources(index_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Docs, KB and this repository as code root; the model's code step reads the same ones.
+
+    The code step opens the sources of the environment (`load_sources()`, cached per process):
+    the cache is emptied around the test so no other test gets these.
+    """
     env = {
         "DOCS_AGENT_INDEX_DIR": str(index_dir),
         "DOCS_AGENT_CODE_ROOTS": f"docs-agent={REPO_ROOT}",
     }
     for key, value in env.items():
         monkeypatch.setenv(key, value)
-    return load_sources(SourceSettings.from_env(env))
+    load_sources.cache_clear()
+    yield load_sources(SourceSettings.from_env(env))
+    load_sources.cache_clear()
 
 
 def _injected(question: str) -> dict[str, Any]:
