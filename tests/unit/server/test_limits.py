@@ -280,3 +280,33 @@ async def test_an_oversized_declared_body_is_drained_unread_so_the_client_sees_t
     await L.RequestSizeLimit(_app, max_bytes=100)(scope, receive, send)
     assert sent[0]["status"] == 413 and read == []  # the app never saw a byte
     assert pending == []  # the body was read to its end (and dropped) before the answer
+
+
+async def test_a_run_on_another_users_thread_takes_no_place_on_langgraph_dev(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """langgraph-api calls the handler before its owner check (then 404): no place is taken."""
+    from langgraph_runtime_inmem.database import InMemConnectionProto
+
+    threads: list[dict[str, Any]] = InMemConnectionProto().store["threads"]
+    threads.append({"thread_id": "t-alice", "metadata": {"user_id": "alice"}})
+    threads.append({"thread_id": "t-bob", "metadata": {"user_id": "bob"}})
+    try:
+        assert await L.inmem_thread_of_another("bob", "t-alice")
+        assert not await L.inmem_thread_of_another("bob", "t-bob")
+        assert not await L.inmem_thread_of_another("bob", "t-unknown")
+        engine = FakeEngine()
+        limiter = L.RunLimiter(1, engine.count)
+        monkeypatch.setattr(L, "count_inmem_runs", engine.count)
+        monkeypatch.setattr(L, "_runs", limiter)
+        monkeypatch.setattr(L, "LIMITS", SMALL)
+        bob = SimpleNamespace(
+            user=SimpleNamespace(identity="bob"), resource="threads", action="create_run"
+        )
+        for _ in range(3):  # refused by the engine afterwards: never counted
+            await L.check_thread_event(bob, {"thread_id": "t-alice"})  # type: ignore[arg-type]
+        await L.check_thread_event(bob, {"thread_id": "t-bob"})  # type: ignore[arg-type]
+        with pytest.raises(Auth.exceptions.HTTPException):
+            await L.check_thread_event(bob, {"thread_id": "t-bob"})  # type: ignore[arg-type]
+    finally:
+        threads.clear()
