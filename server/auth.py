@@ -44,7 +44,7 @@ from urllib.parse import urlparse
 import jwt
 from langgraph_sdk import Auth
 
-from server import guest, report_access
+from server import guest, limits, report_access
 from server.identity import (
     AUTHENTICATED_PERMISSION,
     DEV_PERMISSION,
@@ -594,6 +594,8 @@ async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
     A global handler rather than per-action ones because per-action handlers leave any action
     they do not name open (measured: read/update/delete/run returned 200 for another user).
     """
+    # Size caps always; the per-user run limit with real users (not dev mode's one identity).
+    await limits.check_thread_event(ctx, value, limit_runs=not _is_dev(ctx))
     if _is_dev(ctx):
         return None
     if ctx.resource == "threads" and ctx.action in ("create", "create_run"):
@@ -680,6 +682,7 @@ def _confine(
 @auth.on.store()
 async def store(ctx: Auth.types.AuthContext, value: Any) -> None:
     """The store is confined to `("memories", <user>)`: reads, writes, search and listing."""
+    limits.check_store_event(ctx, value)  # the value cap
     if _is_dev(ctx):
         return None
     action = str(ctx.action)
