@@ -211,8 +211,6 @@ class FolderCorpus:
                 if kind == "docs"
                 else plain_site(url_rule)
             )
-            if site.generator == "markdown" and not url_rule.base_url:
-                site = replace(site, path_prefix=url_rule.path_prefix)
         self.site = site
         self.hide_release_notes = hide_release_notes
         identity = f"{kind}|{self.root}|{url_rule}|{language}|{site}|{hide_release_notes}"

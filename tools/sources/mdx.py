@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -126,18 +127,20 @@ def slugify(heading: str) -> str:
     return mintlify(plain_heading(heading))
 
 
-def plain_heading(heading: str) -> str:
+def plain_heading(heading: str, collapse: bool = True) -> str:
     """A heading's text as the site shows it: links and autorefs as their text, no tags or ids.
 
     Inline code keeps its backticks (it reads as code); slug rules drop them with the rest of
-    the punctuation, as the generators do.
+    the punctuation, as the generators do. `collapse=False` keeps runs of spaces, which some
+    slug rules turn into one hyphen each (github-slugger).
     """
     text = _HEADING_ATTRS_RE.sub("", heading)
     text = _REF_LINK_RE.sub(lambda m: m.group(2), text)
     text = _INLINE_LINK_RE.sub(lambda m: m.group(1), text)
     text = _HTML_TAG_RE.sub("", text)
     text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|<>])", r"\1", text)  # Markdown escapes
-    return re.sub(r"\s+", " ", text.replace("**", "").replace("__", "")).strip()
+    text = text.replace("**", "").replace("__", "")
+    return re.sub(r"\s+", " ", text).strip() if collapse else text.strip()
 
 
 def split_heading_attrs(heading: str) -> tuple[str, str]:
@@ -265,7 +268,7 @@ def resolve_language_blocks(body: str, language: str) -> str:
                 admonitions += 1
                 title = (opened.group(3) or opened.group(4) or "").strip()
                 if keep and title:
-                    out.append(f"**{title}**")
+                    out.extend((f"**{title}**", ""))
                 continue
         if admonitions and stripped.endswith(" :::"):
             admonitions -= 1  # an admonition closed at the end of its last line
@@ -291,12 +294,54 @@ def _clean_prose(line: str) -> str:
     return line
 
 
-def parse_markdown(path: str, text: str, language: str = "python", slug: str = "mintlify") -> Page:
+# `import Name from '/snippets/x.mdx'` (MDX), and where `<Name />` puts that file's content.
+_MDX_IMPORT_RE = re.compile(
+    r"""^[ \t]*import[ \t]+([A-Za-z_]\w*)[ \t]+from[ \t]+['"]([^'"]+\.mdx?)['"];?[ \t]*$""", re.M
+)
+MAX_IMPORT_DEPTH = 3
+
+ImportLoader = Callable[[str], str | None]
+
+
+def inline_imports(body: str, load: ImportLoader, depth: int = 0) -> str:
+    """MDX imports of Markdown files resolved: each `<Name />` replaced by the imported file's body.
+
+    Mintlify and Docusaurus pages import shared snippets (code samples, tabs of examples) and
+    place them with a component tag; without this the page would lose them. `load(spec)` gives
+    the imported file's text, or None (the tag is then dropped, as before).
+    """
+    names = {m.group(1): m.group(2) for m in _MDX_IMPORT_RE.finditer(body)}
+    if not names:
+        return body
+    tag = re.compile(r"<(" + "|".join(map(re.escape, names)) + r")\b[^<>]*/>")
+
+    def repl(m: re.Match[str]) -> str:
+        text = load(names[m.group(1)])
+        if text is None:
+            return ""
+        _, inner = split_frontmatter(text.replace("\r\n", "\n"))
+        if depth + 1 < MAX_IMPORT_DEPTH:
+            inner = inline_imports(inner, load, depth + 1)
+        return "\n" + inner.strip("\n") + "\n"
+
+    return tag.sub(repl, body)
+
+
+def parse_markdown(
+    path: str,
+    text: str,
+    language: str = "python",
+    slug: str = "mintlify",
+    load_import: ImportLoader | None = None,
+) -> Page:
     """Parse Markdown/MDX into a `Page`; never raises on malformed input.
 
-    `slug` names the generator's heading-anchor rule (tools/sources/slugs.py).
+    `slug` names the generator's heading-anchor rule (tools/sources/slugs.py); `load_import`
+    reads the Markdown files MDX imports name (`inline_imports`), None leaves them out.
     """
     try:
+        if load_import is not None and "import" in text:
+            text = inline_imports(text, load_import)
         return _parse(path, text, language, slug)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
         log.warning("could not parse %s (%s); indexing it as plain text", path, exc)
@@ -348,8 +393,10 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
         if h:
             flush()
             source, explicit = split_heading_attrs(h.group(2))
-            heading = plain_heading(_clean_prose(source)).strip("*").strip()
-            anchor = anchors.take(explicit) if explicit else anchors.heading(heading)
+            source = _clean_prose(source)
+            heading = plain_heading(source).strip("*").strip()
+            slug_text = plain_heading(source, collapse=False).strip("*").strip()
+            anchor = anchors.take(explicit) if explicit else anchors.heading(slug_text)
             current = Section(heading, len(h.group(1)), "", anchor)
             buf = []
             continue

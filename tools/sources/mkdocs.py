@@ -208,11 +208,24 @@ def _block_body(lines: list[str], start: int, indent: int) -> tuple[list[str], i
     return [ln[pad:] if ln.strip() else "" for ln in body], i
 
 
+# Admonition types (Material's, and the blocks' generic ones): their title is shown alone. A
+# block of another type (`/// version-added | v2.10`) reads as "Version added: v2.10".
+_PLAIN_KINDS = frozenset(
+    "note abstract summary tldr info todo tip hint important success check done question help faq "
+    "warning caution attention failure fail missing danger error bug example quote cite details "
+    "admonition tab html caption api".split()
+)
+
+
 def _title_line(indent: str, kind: str | None, title: str | None) -> list[str]:
     """The bold title the built site shows for a block; the type's name when it has no title."""
-    text = title if title is not None else (kind or "").split()[0].replace("-", " ").capitalize()
-    text = text.strip()
-    return [f"{indent}**{text}**", ""] if text else []
+    name = (kind or "").split()[0] if kind else ""
+    label = name.replace("-", " ").replace("_", " ").capitalize()
+    if title is not None and title.strip():
+        text = title.strip() if not name or name.lower() in _PLAIN_KINDS else f"{label}: {title}"
+    else:
+        text = label
+    return [f"{indent}**{text.strip()}**", ""] if text.strip() else []
 
 
 def _rewrite(lines: list[str]) -> list[str]:

@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from tools.sources.site import Site
+from tools.sources.site import PART_FOLDERS, Site
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +121,7 @@ def apply_options(site: Site, options: SiteOptions) -> Site:
 
 def markdown_site(root: Path, config: Path | None) -> Site:
     """No generator recognised: every Markdown file is a page, URLs from the configured rule."""
-    return Site(generator="markdown", slug="mintlify", url_style="plain")
+    return Site(generator="markdown", slug="mintlify", url_style="plain", not_pages=PART_FOLDERS)
 
 
 # -- MkDocs ------------------------------------------------------------------------------------
@@ -291,7 +291,7 @@ def docusaurus_site(root: Path, config_path: Path | None) -> Site:
         slug="github",
         route_base=route,
         # Docusaurus leaves out files and folders whose name starts with `_` (partials).
-        not_pages=("_*", "**/_*"),
+        not_pages=("_*", *PART_FOLDERS),
         config=str(config_path or ""),
     )
 
@@ -341,7 +341,7 @@ def mintlify_site(root: Path, config_path: Path | None) -> Site:
         slug="mintlify",
         nav=nav,
         path_prefix=prefix,
-        not_pages=("snippets/**",),
+        not_pages=PART_FOLDERS,
         config=str(config_path or ""),
     )
 

@@ -20,8 +20,33 @@ ReaderFn = Callable[[str, str, Site, Path, str], Page]
 
 
 def read_markdown(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
-    """Markdown / MDX (CommonMark + GFM, Mintlify and Docusaurus components)."""
-    return parse_markdown(rel, text, language, site.slug)
+    """Markdown / MDX (CommonMark + GFM, Mintlify and Docusaurus components, MDX imports)."""
+    return parse_markdown(rel, text, language, site.slug, lambda spec: load_import(spec, rel, root))
+
+
+def load_import(spec: str, rel: str, root: Path) -> str | None:
+    """The text of a file an MDX page imports, found inside the docs folder only.
+
+    A relative name (`./_part.mdx`) is looked up beside the page; an absolute one
+    (`/snippets/x.mdx`, from the site's root) in each folder from the page's up to the docs
+    folder, since the docs folder given may sit below or above the site's own root.
+    """
+    page_dir = (root / rel).parent
+    if spec.startswith("."):
+        candidates = [page_dir / spec]
+    else:
+        name = spec.lstrip("/")
+        folders = [page_dir, *page_dir.parents]
+        candidates = [f / name for f in folders if f == root or f.is_relative_to(root)]
+    confine = root.resolve()
+    for path in candidates:
+        try:
+            real = path.resolve()
+            if real.is_relative_to(confine) and real.is_file():
+                return real.read_text("utf-8", errors="replace")
+        except OSError:
+            continue
+    return None
 
 
 def read_mkdocs(rel: str, text: str, site: Site, root: Path, language: str) -> Page:

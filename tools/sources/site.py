@@ -31,19 +31,32 @@ _NUMBER_PREFIX_RE = re.compile(r"^\d+[-_.]")
 
 
 def _glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
-    """True when the path matches a glob; `**/` matches any folders, a bare name any folder."""
+    """Whether a path matches one of the globs, gitignore-like.
+
+    A pattern without `/` matches a file or folder of that name anywhere (`_*`, `__pycache__`);
+    one with `/` matches from the folder's root (`api/*.md`), or at any depth when it starts with
+    `**/`; a pattern that names a folder matches everything under it.
+    """
+    parts = rel.split("/")
     for pattern in patterns:
-        if fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(
-            rel, pattern.rstrip("/") + "/*"
-        ):
-            return True
-        if pattern.startswith("**/") and _glob_match(rel, (pattern[3:],)):
-            return True
-        if "/" not in pattern.strip("/") and any(
-            fnmatch.fnmatchcase(part, pattern.strip("/")) for part in rel.split("/")
-        ):
-            return True
+        pat = pattern.strip().strip("/")
+        if not pat:
+            continue
+        if "/" not in pat:
+            if any(fnmatch.fnmatchcase(part, pat) for part in parts):
+                return True
+            continue
+        anywhere = pat.startswith("**/")
+        core = pat[3:] if anywhere else pat
+        for i in range(len(parts) if anywhere else 1):
+            sub = "/".join(parts[i:])
+            if fnmatch.fnmatchcase(sub, core) or fnmatch.fnmatchcase(sub, core + "/*"):
+                return True
     return False
+
+
+# Folders that, by wide convention, hold parts of pages (snippets, partials, includes): not pages.
+PART_FOLDERS = ("snippets", "_snippets", "partials", "_partials", "includes", "_includes")
 
 
 @dataclass(frozen=True)
