@@ -2,7 +2,8 @@
 
 Three kinds of citation are recognised:
 - documentation links: `http(s)://…` URLs (bare or as markdown links) and `docs/….md(x)` paths —
-  valid when the docs index (or the KB, whose articles also have URLs) holds that page;
+  valid when the docs index (or the KB, whose articles also have URLs) holds that page; a
+  `#anchor` the page does not have is dropped (the link then opens the page's top);
 - knowledge-base articles: `KB <id>` — valid when the KB has that article;
 - code: `<root>/<path>:<start>-<end>` (or `:<line>`) — valid when the file exists under a code root
   and `1 ≤ start ≤ end ≤` its line count.
@@ -144,6 +145,44 @@ class CitationChecker:
             return False
         return ref.split("#", 1)[0].rstrip("/") in self._kb_url_set()
 
+    def anchor_exists(self, ref: str) -> bool | None:
+        """Whether a docs URL's `#anchor` opens a section of its page; None when it cannot tell.
+
+        Every id the site serves for a section counts (its heading's anchor, explicit ids,
+        labels: `Section.anchors`). Pages the docs index does not hold (KB articles, other
+        sites) and lookups that fail are not judged.
+        """
+        page, _, anchor = ref.partition("#")
+        docs = self.sources.docs
+        if not anchor or docs is None:
+            return None
+        try:
+            doc = docs.find(page)
+        except Exception as exc:  # noqa: BLE001 — a backend error means "not verified", never a crash
+            log.warning("citation check could not look up %r: %s", page, exc)
+            return None
+        if doc is None:
+            return None
+        return any(anchor in getattr(s, "anchors", (s.anchor,)) for s in doc.sections)
+
+    def _checked_anchor(self, url: str, report: CitationReport) -> str:
+        """The URL, with an anchor its page does not have dropped (the page itself is right)."""
+        if self.anchor_exists(url) is False:
+            page = url.partition("#")[0]
+            report.fixed += 1
+            report.details.append(
+                {
+                    "kind": "docs",
+                    "citation": url,
+                    "action": "fixed",
+                    "to": page,
+                    "reason": "no such section on the page",
+                }
+            )
+            return page
+        report.valid += 1
+        return url
+
     def article_exists(self, article_id: str) -> bool:
         """The KB has an article with this id."""
         if article_id.rstrip(".,;:") in self._read.articles:
@@ -257,8 +296,8 @@ class CitationChecker:
         def fix_md(m: re.Match[str]) -> str:
             report.checked += 1
             if self.page_exists(m.group("url")):
-                report.valid += 1
-                return m.group(0)
+                url = self._checked_anchor(m.group("url"), report)
+                return m.group(0) if url == m.group("url") else f"[{m.group('text')}]({url})"
             _removed(report, "docs", m.group("url"), "no such page or article")
             return m.group("text")
 
@@ -279,8 +318,7 @@ class CitationChecker:
                 tail = m.group(0)[len(url) :]
                 report.checked += 1
                 if self.page_exists(url):
-                    report.valid += 1
-                    return m.group(0)
+                    return self._checked_anchor(url, report) + tail
                 return _removed(report, "docs", url, "no such page or article") + tail
 
             out.append(URL_RE.sub(fix_bare, part))

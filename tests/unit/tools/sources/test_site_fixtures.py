@@ -158,3 +158,25 @@ def test_one_changed_page_is_read_again_alone(name: str, tmp_path: Path, index_d
     page.write_text(page.read_text() + "\n\nOne more line about zebras.\n")
     stats = corpus.sync(workers=1)
     assert (stats.added, stats.updated, stats.removed) == (0, 1, 0) and len(corpus.index) == first
+
+
+def test_site_settings_come_from_the_environment_and_bad_values_fail_by_name() -> None:
+    from tools.docs import docs_site
+    from tools.settings import SourceSettings
+
+    root = SITES / "mkdocs" / "docs"
+    settings = SourceSettings.from_env(
+        {
+            "DOCS_AGENT_DOCS_DIR": str(root),
+            "DOCS_AGENT_DOCS_BASE_URL": "https://docs.example.org/2.1/",
+            "DOCS_AGENT_DOCS_NAV": "off",
+            "DOCS_AGENT_DOCS_EXCLUDE": "not_in_nav.md",
+            "DOCS_AGENT_DOCS_SLUG": "github",
+        }
+    )
+    site = docs_site(settings, root)
+    assert site.generator == "mkdocs" and site.slug == "github" and site.nav is None
+    assert site.url_for("concepts/models.md") == "https://docs.example.org/2.1/concepts/models/"
+    assert not site.is_page("not_in_nav.md") and site.is_page("changelog.md")
+    with pytest.raises(ValueError, match="DOCS_AGENT_DOCS_URL_STYLE"):
+        SourceSettings.from_env({"DOCS_AGENT_DOCS_URL_STYLE": "slashes"})
