@@ -110,6 +110,19 @@ class Page:
     sections: list[Section]
     meta: dict[str, Any] = field(default_factory=dict)
 
+    def heading_paths(self) -> list[tuple[str, ...]]:
+        """Each section's heading trail, page title first (`("Models", "Fields", "Aliases")`)."""
+        trail: list[tuple[int, str]] = []
+        out: list[tuple[str, ...]] = []
+        for s in self.sections:
+            while trail and trail[-1][0] >= s.level > 0:
+                trail.pop()
+            if s.level > 0:
+                trail.append((s.level, s.heading))
+            heads = [h for _, h in trail]
+            out.append(tuple([self.title, *(h for h in heads if h != self.title)]))
+        return out
+
     @property
     def body(self) -> str:
         """The page as markdown, headings included."""
