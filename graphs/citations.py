@@ -46,7 +46,7 @@ MD_LINK_RE = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<url>https?://[^)\s]+)\)")
 KB_RE = re.compile(r"\bKB (?P<id>(?=[\w./-]*[/\d_-])\w(?:[\w./-]*[\w/-])?)")
 # Quoted source text — code blocks and `>` quote lines — is the source's, not a citation.
 QUOTED_RE = re.compile(r"(^```.*?^```[^\n]*$|^>[^\n]*$)", re.M | re.S)
-DOC_PATH_RE = re.compile(r"(?<![\w/.:-])(?P<path>docs/[\w./-]+\.mdx?)\b")
+DOC_PATH_RE = re.compile(r"(?<![\w/.:-])(?P<path>docs/[\w./-]+\.(?:mdx?|markdown|rst|html?))\b")
 
 
 @dataclass

@@ -47,6 +47,7 @@ _ATTR_ID_RE = re.compile(r"(?:^|\s)#([\w:.-]+)")
 # definition line `[ref]: url`.
 _REF_LINK_RE = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\[([^\[\]]*)\]")
 _REF_DEF_RE = re.compile(r"^ {0,3}\[([^\]]+)\]:\s+(\S+)")
+_REF_DEF_LINE_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]: +(\S+)", re.M)
 # Inline markup dropped from a heading's text before its slug is taken.
 _INLINE_LINK_RE = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
 _HTML_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
@@ -172,13 +173,14 @@ def resolve_reference_links(text: str) -> str:
     `[pkg.Obj][]`); the site renders such a link as its text, and so does this reader. Lines that
     only define a reference are dropped. Code is left alone.
     """
-    if "][" not in text and "]:" not in text:
+    if "][" not in text and "]: " not in text:
         return text
     defs: dict[str, str] = {}
-    for line in text.splitlines():
-        d = _REF_DEF_RE.match(line)
-        if d:
+    if "]: " in text:
+        for d in _REF_DEF_LINE_RE.finditer(text):
             defs[d.group(1).strip().lower()] = d.group(2).strip("<>")
+        if not defs and "][" not in text:
+            return text
 
     def repl(m: re.Match[str]) -> str:
         label, ref = m.group(2), m.group(3).strip() or m.group(2)
@@ -309,7 +311,7 @@ def _clean_prose(line: str) -> str:
 
 # `import Name from '/snippets/x.mdx'` (MDX), and where `<Name />` puts that file's content.
 _MDX_IMPORT_RE = re.compile(
-    r"""^[ \t]*import[ \t]+([A-Za-z_]\w*)[ \t]+from[ \t]+['"]([^'"]+\.mdx?)['"];?[ \t]*$""", re.M
+    r"""^import[ \t]+([A-Za-z_]\w*)[ \t]+from[ \t]+['"]([^'"\n]+\.mdx?)['"];?[ \t]*$""", re.M
 )
 MAX_IMPORT_DEPTH = 3
 
@@ -353,7 +355,7 @@ def parse_markdown(
     reads the Markdown files MDX imports name (`inline_imports`), None leaves them out.
     """
     try:
-        if load_import is not None and "import" in text:
+        if load_import is not None and "\nimport " in text:
             text = inline_imports(text, load_import)
         return _parse(path, text, language, slug)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
