@@ -193,11 +193,21 @@ def _parse(path: str, text: str, options: RstOptions, source_path: Path | None) 
         meta["warnings"] = state.warnings
         for warning in state.warnings:
             log.warning("%s: %s", path, warning)
-    includes = sorted(str(p) for p in document.settings.record_dependencies.list)
+    includes = sorted(
+        _relative(p, options.root) for p in document.settings.record_dependencies.list
+    )
     if includes:
         meta["includes"] = includes
     description = str(state.meta.get("description", "")).strip()
     return Page(path, title, description, sections, meta)
+
+
+def _relative(path: str, root: Path | None) -> str:
+    """An included file as a path relative to the docs folder (it always lies inside)."""
+    resolved = Path(path).resolve()
+    if root is not None and resolved.is_relative_to(root.resolve()):
+        return resolved.relative_to(root.resolve()).as_posix()
+    return resolved.as_posix()
 
 
 class _Renderer:

@@ -345,9 +345,10 @@ class ConfinedInclude(Include):  # type: ignore[misc]
 
     @override
     def read_file(self, path: Any) -> str:
+        """The file, when it lies inside the docs folder (after links are resolved); else refused."""
         document = self.state.document
-        resolved = confined_path(document, str(Path(path).resolve()), "")
-        if resolved is None:
+        root = state_of(document).options.root
+        if root is None or not Path(path).resolve().is_relative_to(root.resolve()):
             state_of(document).warnings.append(
                 f"include {self.arguments[0]}: outside the docs folder, not read"
             )

@@ -171,15 +171,21 @@ def excluded(rel_path: str, patterns: Iterable[str]) -> bool:
 
 @dataclass
 class Navigation:
-    """The toctree graph: each page's toctree children, and what the root doc reaches."""
+    """The toctree graph: each page's toctree children, and what the root doc reaches.
+
+    `reachable` is in navigation order (breadth first from the root document); `parents` gives
+    each listed page its place: the page that reaches it first from the root, else the first
+    page (by path) that lists it.
+    """
 
     children: dict[str, list[str]] = field(default_factory=dict)
     listed: set[str] = field(default_factory=set)
     reachable: list[str] = field(default_factory=list)
+    parents: dict[str, str] = field(default_factory=dict)
 
     def parent_of(self, docname: str) -> str | None:
-        """The first page whose toctree lists `docname` (its place in the navigation)."""
-        return next((p for p, kids in self.children.items() if docname in kids), None)
+        """The page under which `docname` sits in the navigation (None for the root, orphans)."""
+        return self.parents.get(docname)
 
 
 class SphinxSite:
@@ -243,15 +249,19 @@ class SphinxSite:
             nav.children[doc] = list(dict.fromkeys(k for k in kids if k != doc))
             nav.listed.update(nav.children[doc])
         root_doc = self.config.root_doc
-        seen: set[str] = set()
-        stack = [root_doc] if root_doc in docnames else []
-        while stack:
-            doc = stack.pop(0)
-            if doc in seen:
-                continue
-            seen.add(doc)
+        seen = {root_doc}
+        queue = [root_doc] if root_doc in docnames else []
+        while queue:
+            doc = queue.pop(0)
             nav.reachable.append(doc)
-            stack.extend(k for k in nav.children.get(doc, ()) if k not in seen)
+            for kid in nav.children.get(doc, ()):
+                if kid not in seen:
+                    seen.add(kid)
+                    nav.parents[kid] = doc
+                    queue.append(kid)
+        for doc in sorted(nav.children):
+            for kid in nav.children[doc]:
+                nav.parents.setdefault(kid, doc)
         return nav
 
     @staticmethod
@@ -275,13 +285,7 @@ class SphinxSite:
 
     def pages(self, parsed: Mapping[str, Page]) -> list[str]:
         """The files that are pages: not excluded, and not a fragment only included elsewhere."""
-        included: set[str] = set()
-        for page in parsed.values():
-            for dep in page.meta.get("includes", ()):
-                try:
-                    included.add(Path(dep).resolve().relative_to(self.root.resolve()).as_posix())
-                except ValueError:
-                    continue
+        included = {dep for page in parsed.values() for dep in page.meta.get("includes", ())}
         listed = self.navigation(parsed).listed
         return [
             rel
