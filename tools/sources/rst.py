@@ -39,7 +39,6 @@ log = logging.getLogger(__name__)
 
 __all__ = ["RstOptions", "page_field_list", "parse_rst"]
 
-_BLANK_RUN = re.compile(r"\n{3,}")
 _ADMONITION_LABELS = {
     "note": "Note",
     "warning": "Warning",
@@ -232,7 +231,7 @@ class _Renderer:
         return self.out
 
     def _flush(self) -> None:
-        text = _BLANK_RUN.sub("\n\n", "\n\n".join(b for b in self.blocks if b.strip())).strip()
+        text = "\n\n".join(b.strip("\n") for b in self.blocks if b.strip()).strip()
         self.current.text = text
         ids = list(_ids_of(self.current)) + [i for i in self.extra_ids if i]
         _set_ids(self.current, ids)
@@ -250,7 +249,7 @@ class _Renderer:
         for child in parent.children:
             if isinstance(child, nodes.section):
                 title = child.next_node(nodes.title)
-                heading = self.inline(title) if title is not None else ""
+                heading = self.inline(title, plain=True) if title is not None else ""
                 self._start(heading.strip(), level + 1, _sorted_section_ids(child["ids"]))
                 self._walk(child, level + 1)
             elif isinstance(child, object_desc):
@@ -453,8 +452,11 @@ class _Renderer:
 
     # -- inline -----------------------------------------------------------------------------
 
-    def inline(self, node: nodes.Node) -> str:
-        """Inline Markdown of a text element: code spans, emphasis, links, roles as text."""
+    def inline(self, node: nodes.Node, plain: bool = False) -> str:
+        """Inline Markdown of a text element: code spans, emphasis, links, roles as text.
+
+        `plain` (headings) keeps code spans but writes emphasis and links as their words.
+        """
         if isinstance(node, nodes.Text):
             return str(node).replace("\n", " ")
         assert isinstance(node, nodes.Element)
@@ -469,7 +471,9 @@ class _Renderer:
             return f"[{node.astext()}]"
         if isinstance(node, nodes.image):
             return str(node.get("alt", ""))
-        inner = "".join(self.inline(c) for c in node.children)
+        inner = "".join(self.inline(c, plain) for c in node.children)
+        if plain:
+            return inner
         if isinstance(node, nodes.emphasis | nodes.title_reference):
             return f"*{inner.strip()}*" if inner.strip() else inner
         if isinstance(node, nodes.strong):
