@@ -65,8 +65,16 @@ class ParseState:
 
 
 def state_of(document: nodes.document) -> ParseState:
-    """The parse state that `tools.sources.rst` put on the document's settings."""
-    return document.settings.sphinx  # type: ignore[no-any-return]
+    """The parse state that `tools.sources.rst` put on the document's settings.
+
+    The handlers are registered in docutils' process-wide registry, so another docutils user
+    in the process meets them too: it gets a default state (no docs folder: no file is read).
+    """
+    state = getattr(document.settings, "sphinx", None)
+    if not isinstance(state, ParseState):
+        state = ParseState(RstOptions())
+        document.settings.sphinx = state
+    return state
 
 
 # -- nodes the renderer knows ---------------------------------------------------------------
@@ -909,12 +917,28 @@ def register_directives(text: str, options: RstOptions) -> None:
     docutils error for a directive it could not know. docutils keeps one registry per process,
     so a name is re-registered only when the project's conf.py gives it another meaning.
     """
-    names = {n.lower() for n in _DIRECTIVE_NAME.findall(text)} | set(SPHINX_DIRECTIVES)
+    names = {n.lower() for n in _DIRECTIVE_NAME.findall(text)}
+    key = (options.crossref_types, options.object_types)
+    if _registered_for.get("types") != key:
+        _registered_for["types"] = key
+        names |= set(SPHINX_DIRECTIVES) | set(_registered)
+        names |= options.crossref_types | options.object_types
+    else:
+        names -= _registered.keys()
     for name in names:
         handler = _handler_for(name, options)
-        if handler is not None and _registered.get(name) is not handler:
+        if handler is None:
+            if name in _registered:  # docutils' own again (another project's type before)
+                directives._directives.pop(name, None)  # noqa: SLF001 - no public unregister
+                del _registered[name]
+            continue
+        if _registered.get(name) is not handler:
             directives.register_directive(name, handler)
             _registered[name] = handler
+
+
+# The object types the registry was last filled for (a project's conf.py decides them).
+_registered_for: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
 
 
 def _handler_for(name: str, options: RstOptions) -> type[Directive] | None:
@@ -946,7 +970,7 @@ _DOMAINS = frozenset({"py", "std", "c", "cpp", "js", "rst", "math"})
 
 def split_title(text: str) -> tuple[str, str, bool]:
     """`title <target>` → (title, target, True); `target` → (target, target, False)."""
-    m = _EXPLICIT_TITLE.match(text)
+    m = _EXPLICIT_TITLE.match(text) if text.endswith(">") else None
     if m:
         return utils.unescape(m.group(1)), utils.unescape(m.group(2)), True
     plain = utils.unescape(text)
