@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import logging
-import re
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
