@@ -134,8 +134,10 @@ class _Converter:
         text = "\n\n".join(b.strip("\n") for b in self.blocks if b.strip()).strip()
         ids = list(dict.fromkeys(i for i in self.current.ids if i))
         if self.current.level > 0 or text:
-            section = Section(self.current.heading, self.current.level, text, ids[0] if ids else "")
-            section.ids = tuple(ids)
+            anchor = ids[0] if ids else ""
+            section = Section(
+                self.current.heading, self.current.level, text, anchor, tuple(ids[1:])
+            )
             self.sections.append(section)
         self.blocks = []
 
@@ -498,6 +500,8 @@ class HtmlSite:
 
 
 def iter_ids(page: Page) -> Iterator[str]:
-    """Every fragment id the page's sections serve."""
+    """Every fragment id the page's sections serve (anchors and the other ids)."""
     for section in page.sections:
+        if section.anchor:
+            yield section.anchor
         yield from section.ids

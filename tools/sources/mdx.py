@@ -41,7 +41,7 @@ class Section:
     level: int
     text: str
     anchor: str
-    ids: tuple[str, ...] = ()  # every fragment the site serves in this section (anchor first)
+    ids: tuple[str, ...] = ()
 
 
 @dataclass

@@ -497,14 +497,17 @@ def _sorted_section_ids(ids: list[str]) -> list[str]:
 
 
 def _ids_of(section: Section) -> Iterator[str]:
-    yield from getattr(section, "ids", ()) or ((section.anchor,) if section.anchor else ())
+    if section.anchor:
+        yield section.anchor
+    yield from section.ids
 
 
 def _set_ids(section: Section, ids: list[str]) -> None:
+    """The section's first id is its anchor (cited); `ids` holds the others (labels…)."""
     unique = list(dict.fromkeys(i for i in ids if i))
     if not section.anchor and unique:
         section.anchor = unique[0]
-    section.ids = tuple(unique)
+    section.ids = tuple(i for i in unique if i != section.anchor)
 
 
 def _descendant_ids(node: nodes.Element) -> list[str]:

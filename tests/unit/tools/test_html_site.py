@@ -20,15 +20,10 @@ def test_a_sphinx_page() -> None:
     assert page.description == "How to use fixtures in tests."
     records = [(s.heading, s.level, s.anchor, s.ids) for s in page.sections]
     assert records == [
-        (
-            "How to use fixtures",
-            1,
-            "how-to-use-fixtures",
-            ("how-to-use-fixtures", "fixtures", "how-to-fixtures"),
-        ),
-        ("“Requesting” fixtures", 2, "requesting-fixtures", ("requesting-fixtures",)),
-        ("Fixture scopes", 2, "fixture-scopes", ("fixture-scopes", "id1")),
-        ("pytest.fixture(scope)", 3, "pytest.fixture", ("pytest.fixture",)),
+        ("How to use fixtures", 1, "how-to-use-fixtures", ("fixtures", "how-to-fixtures")),
+        ("“Requesting” fixtures", 2, "requesting-fixtures", ()),
+        ("Fixture scopes", 2, "fixture-scopes", ("id1",)),
+        ("pytest.fixture(scope)", 3, "pytest.fixture", ()),
     ]
     top, requesting, scopes, fixture = (s.text for s in page.sections)
     assert top == "**See also:** About fixtures"
