@@ -169,6 +169,52 @@ def excluded(rel_path: str, patterns: Iterable[str]) -> bool:
     return any(_pattern(p).match(prefix) for p in patterns for prefix in prefixes)
 
 
+_TOCTREE_START = re.compile(r"^([ \t]*)\.\.[ \t]+toctree[ \t]*::", re.IGNORECASE)
+
+
+def toctree_blocks(text: str) -> list[str]:
+    """The `.. toctree::` directives of a page, each as its own block of source text.
+
+    A directive's block is its first line and every following line that is blank or indented
+    deeper (reStructuredText's own rule); docutils then parses just these blocks, so the
+    navigation is known without parsing every page in full.
+    """
+    lines = text.splitlines()
+    blocks: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = _TOCTREE_START.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        indent = len(m.group(1).expandtabs())
+        block = [lines[i][len(m.group(1)) :]]
+        i += 1
+        while i < len(lines) and (
+            not lines[i].strip()
+            or len(lines[i].expandtabs()) - len(lines[i].expandtabs().lstrip()) > indent
+        ):
+            block.append(lines[i].expandtabs()[indent:])
+            i += 1
+        blocks.append("\n".join(block))
+    return blocks
+
+
+@lru_cache(maxsize=32)
+def _cached_options(root: str, mtime: float) -> RstOptions:
+    return SphinxSite(Path(root)).options
+
+
+def sphinx_options(root: Path) -> RstOptions:
+    """The reader options of a Sphinx folder, read from its conf.py once (until it changes).
+
+    For callers that parse page by page (worker processes): `parse_rst(rel, text, options)`.
+    """
+    conf = root / "conf.py"
+    mtime = conf.stat().st_mtime if conf.is_file() else 0.0
+    return _cached_options(str(root), mtime)
+
+
 @dataclass
 class Navigation:
     """The toctree graph: each page's toctree children, and what the root doc reaches.
@@ -282,6 +328,20 @@ class SphinxSite:
             pattern = _pattern(path)
             return sorted(d for d in docnames if pattern.match(d))
         return [path] if path in docnames else []
+
+    def quick_navigation(self) -> Navigation:
+        """The toctree navigation from the toctree directives alone (no full parse of pages)."""
+        pages: dict[str, Page] = {}
+        for rel in self.source_files():
+            text = (self.root / rel).read_text(encoding="utf-8", errors="replace")
+            blocks = toctree_blocks(text)
+            toctrees = (
+                parse_rst(rel, "\n\n".join(blocks), self.options).meta.get("toctrees", [])
+                if blocks
+                else []
+            )
+            pages[rel] = Page(rel, "", "", [], {"toctrees": toctrees})
+        return self.navigation(pages)
 
     def pages(self, parsed: Mapping[str, Page]) -> list[str]:
         """The files that are pages: not excluded, and not a fragment only included elsewhere."""

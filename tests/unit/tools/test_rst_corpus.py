@@ -118,6 +118,8 @@ def test_navigation_is_the_toctree(
     assert listed == in_toctree - {"index.rst"}
     assert nav.reachable[0] == "index"
     assert nav.parent_of("how-to/fixtures") == "how-to/index"
+    # From the toctree directives alone (before any page is parsed): the same graph.
+    assert site.quick_navigation() == nav
 
 
 def test_object_ids_of_the_reference_page(parsed: dict[str, Page]) -> None:

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tools.sources.sphinx_site import SphinxConfig, SphinxSite, excluded, read_conf
+from tools.sources.sphinx_site import (
+    SphinxConfig,
+    SphinxSite,
+    excluded,
+    read_conf,
+    toctree_blocks,
+)
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "sphinx_site"
 
@@ -44,6 +50,15 @@ def test_pages_urls_and_navigation() -> None:
     assert nav.reachable == ["index", "how-to/skipping", "reference"]
     assert nav.parent_of("reference") == "index"
     assert nav.parent_of("index") is None
+    assert site.quick_navigation() == nav
+
+
+def test_toctree_blocks_follow_indentation() -> None:
+    text = "Intro\n\n.. toctree::\n   :hidden:\n\n   a\n   b\n\nAfter.\n\n.. only:: html\n\n   .. toctree::\n\n      c\n"
+    assert toctree_blocks(text) == [
+        ".. toctree::\n   :hidden:\n\n   a\n   b\n",
+        ".. toctree::\n\n   c",
+    ]
 
 
 def test_sphinx_exclude_globs() -> None:
