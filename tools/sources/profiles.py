@@ -53,8 +53,9 @@ def _config_files(root: Path) -> Iterator[tuple[str, Path]]:
         for name in ("mkdocs.yml", "mkdocs.yaml"):
             if (folder / name).is_file():
                 yield "mkdocs", folder / name
-        if (folder / "conf.py").is_file():
-            yield "sphinx", folder / "conf.py"
+        for conf in (folder / "conf.py", folder / "source" / "conf.py"):
+            if conf.is_file():
+                yield "sphinx", conf
         for conf in sorted(folder.glob("docusaurus.config.*")):
             yield "docusaurus", conf
         for name in ("docs.json", "mint.json"):
@@ -346,12 +347,70 @@ def mintlify_site(root: Path, config_path: Path | None) -> Site:
     )
 
 
+# -- Sphinx --------------------------------------------------------------------------------------
+
+
+def sphinx_site(root: Path, config_path: Path | None) -> Site:
+    """Sphinx: `html_baseurl` + `<docname>.html`, the pages its toctrees list (and the root doc).
+
+    conf.py is read, never run (tools/sources/sphinx_site.py); the toctrees are read from their
+    directives alone, so the navigation is known before any page is parsed in full. Built pages
+    no toctree lists are `:orphan:` pages, and files only pulled in by `.. include::` are parts of
+    pages: neither is in the navigation, so neither counts (`DOCS_AGENT_DOCS_NAV=off` keeps every
+    file Sphinx builds).
+    """
+    from tools.sources.sphinx_site import SphinxSite
+
+    source = (config_path.parent if config_path else root).resolve()
+    page_dir = ""
+    if source != root and source.is_relative_to(root):
+        page_dir = source.relative_to(root).as_posix() + "/"
+    sphinx = SphinxSite(source)
+    built = sphinx.source_files()
+    nav = sphinx.quick_navigation()
+    by_doc = {sphinx.docname(rel): rel for rel in built}
+    order = [d for d in nav.reachable if d in by_doc]
+    listed = sorted((nav.listed | {sphinx.config.root_doc}) - set(order))
+    in_nav = [by_doc[d] for d in [*order, *listed] if d in by_doc]
+    conf = sphinx.config
+    not_pages = tuple(f"{t.strip('/')}/**" for t in conf.templates_path) + ("_build/**",)
+    return Site(
+        generator="sphinx",
+        base_url=conf.html_baseurl,
+        url_style="html",
+        slug="docutils",
+        page_dir=page_dir,
+        nav=tuple(in_nav) if in_nav else None,
+        built=tuple(built),
+        not_pages=not_pages,
+        project_root=str(source),
+        config=str(config_path or ""),
+    )
+
+
 # -- built HTML ------------------------------------------------------------------------------
 
 
 def html_site(root: Path, config: Path | None) -> Site:
-    """A folder of built `.html` pages: URLs keep their `.html`."""
-    return Site(generator="html", url_style="html", slug="docutils")
+    """A folder of built `.html` pages: URLs keep their `.html`, a canonical link wins."""
+    return Site(
+        generator="html",
+        url_style="html",
+        slug="docutils",
+        # Assets, search and index pages of a built site are no pages.
+        not_pages=(
+            "_static",
+            "_sources",
+            "_images",
+            "_downloads",
+            "assets",
+            "search",
+            "search.html",
+            "genindex.html",
+            "py-modindex.html",
+            "404.html",
+        ),
+    )
 
 
 ProfileFn = Callable[[Path, Path | None], Site]
@@ -361,4 +420,5 @@ PROFILES: dict[str, ProfileFn] = {
     "docusaurus": docusaurus_site,
     "mintlify": mintlify_site,
     "html": html_site,
+    "sphinx": sphinx_site,
 }

@@ -57,9 +57,28 @@ def read_mkdocs(rel: str, text: str, site: Site, root: Path, language: str) -> P
     return parse_mkdocs(rel, text, language, site.slug, files, page_dir)
 
 
+def read_rst(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
+    """ReStructuredText through docutils, with the Sphinx project's roles, directives and ids."""
+    from tools.sources.rst import parse_rst
+    from tools.sources.sphinx_site import sphinx_options
+
+    source = Path(site.project_root) if site.project_root else root
+    inner = rel[len(site.page_dir) :] if rel.startswith(site.page_dir) else rel
+    return parse_rst(inner, text, sphinx_options(source), source_path=root / rel)
+
+
+def read_html(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
+    """A built HTML page: its main content only; `meta["canonical"]` when it names its URL."""
+    from tools.sources.html_site import parse_html
+
+    return parse_html(rel, text, site.url_for(rel))
+
+
 READERS: dict[str, ReaderFn] = {
     "markdown": read_markdown,
     "mkdocs": read_mkdocs,
+    "rst": read_rst,
+    "html": read_html,
 }
 
 

@@ -14,7 +14,8 @@ import fnmatch
 import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 # File suffixes each kind of markup uses; which reader takes them depends on the generator.
@@ -84,7 +85,9 @@ class Site:
     project_root: str = ""
     route_base: str = ""
     config: str = ""
-    options: tuple[tuple[str, str], ...] = field(default=())
+    # The files the generator builds, when it says so itself (Sphinx: `exclude_patterns` and
+    # its own rules applied); None: decided by the globs above.
+    built: tuple[str, ...] | None = None
 
     # -- which reader, which files -------------------------------------------------------------
 
@@ -108,13 +111,19 @@ class Site:
             return False
         if _glob_match(inner, self.exclude) or _glob_match(inner, self.not_pages):
             return False
+        if self.built is not None and inner not in self._built_set:
+            return False
         if self.nav is not None:
             return inner in self._nav_set
         return True
 
-    @property
+    @cached_property
     def _nav_set(self) -> frozenset[str]:
         return frozenset(self.nav or ())
+
+    @cached_property
+    def _built_set(self) -> frozenset[str]:
+        return frozenset(self.built or ())
 
     def is_part(self, rel: str) -> bool:
         """A file that is part of pages, not a page (snippet, partial, template): never reported."""
