@@ -167,18 +167,15 @@ def test_make_index_fails_loudly_on_a_source_that_yields_no_pages(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    docs = tmp_path / "sphinx-docs"
+    docs = tmp_path / "asciidoc-docs"
     docs.mkdir()
-    (docs / "conf.py").write_text("project = 'x'\n")
-    (docs / "index.rst").write_text("Title\n=====\n\nText.\n")
+    (docs / "index.adoc").write_text("= Title\n\nText.\n")
     (docs / "guide.adoc").write_text("= Guide\n")
     for name, value in {
         "DOCS_AGENT_DOCS_DIR": str(docs),
         "DOCS_AGENT_KB_DIR": "",
         "DOCS_AGENT_CODE_ROOTS": "",
         "DOCS_AGENT_INDEX_DIR": str(index_dir),
-        # No reader for .rst here, whatever is installed: the folder yields nothing.
-        "DOCS_AGENT_DOCS_GENERATOR": "markdown",
     }.items():
         monkeypatch.setenv(name, value)
     load_sources.cache_clear()
