@@ -212,16 +212,17 @@ def test_a_built_html_folder_indexes_through_the_same_contract(index_dir: Path) 
     assert fixtures.sections[0].anchor == "how-to-use-fixtures"
 
 
-def test_a_page_taken_out_of_the_nav_is_one_page_removed_not_a_rebuild(
+def test_a_page_taken_out_of_the_toctree_is_one_page_removed_not_a_rebuild(
     tmp_path: Path, index_dir: Path
 ) -> None:
     import shutil
 
-    shutil.copytree(SITES / "mkdocs", tmp_path / "mkdocs")
-    config = tmp_path / "mkdocs" / "mkdocs.yml"
-    first = synced(tmp_path / "mkdocs" / "docs", index_dir)
-    config.write_text(config.read_text().replace("  - Changelog: changelog.md\n", ""))
-    again = FolderCorpus(tmp_path / "mkdocs" / "docs", "docs", index_dir, UrlRule())
+    shutil.copytree(SITES.parent / "sphinx_site", tmp_path / "site")
+    index = tmp_path / "site" / "index.rst"
+    first = synced(tmp_path / "site", index_dir)
+    index.write_text(index.read_text().replace("   Reference <reference>\n", ""))
+    again = FolderCorpus(tmp_path / "site", "docs", index_dir, UrlRule())
     assert again.index.db_path == first.index.db_path
     stats = again.sync(workers=1)
-    assert (stats.added, stats.updated, stats.removed, stats.unchanged) == (0, 0, 1, 3)
+    assert (stats.added, stats.updated, stats.removed, stats.unchanged) == (0, 1, 1, 1)
+    assert sorted(again.index.keys()) == ["how-to/skipping.rst", "index.rst"]
