@@ -226,3 +226,12 @@ def test_a_page_taken_out_of_the_toctree_is_one_page_removed_not_a_rebuild(
     stats = again.sync(workers=1)
     assert (stats.added, stats.updated, stats.removed, stats.unchanged) == (0, 1, 1, 1)
     assert sorted(again.index.keys()) == ["how-to/skipping.rst", "index.rst"]
+
+
+def test_get_doc_page_opens_a_section_by_any_id_it_serves(index_dir: Path) -> None:
+    from tools.sources.render import render_document
+
+    corpus = synced(SITES / "mkdocs" / "docs", index_dir)
+    text = render_document(doc(corpus, "concepts/models.md"), "model-methods")
+    assert text.startswith("# Models — Model methods and properties\n")
+    assert "Source: https://docs.example.org/concepts/models/#model-methods-and-properties" in text
