@@ -251,6 +251,9 @@ class _Renderer:
                 heading = self.inline(title, plain=True) if title is not None else ""
                 self._start(heading.strip(), level + 1, _sorted_section_ids(child["ids"]))
                 self._walk(child, level + 1)
+            elif isinstance(child, object_desc) and _without_text(child):
+                # An autodoc object (its docstring is not in the source): its ids, no section.
+                self.extra_ids.extend(child["ids"])
             elif isinstance(child, object_desc):
                 self._start(child["signature"], level + 1, list(child["ids"]))
                 self._walk(child, level + 1)
@@ -494,6 +497,13 @@ def _sorted_section_ids(ids: list[str]) -> list[str]:
     if len(ids) > 1 and ids[0].startswith("id"):
         return [*ids[1:], ids[0]]
     return list(ids)
+
+
+def _without_text(node: object_desc) -> bool:
+    """An object description with nothing to show but its signature (autodoc, no content)."""
+    return str(node.get("kind", "")).startswith("auto") and not any(
+        isinstance(c, nodes.Element) and not isinstance(c, _SKIPPED) for c in node.children
+    )
 
 
 def _ids_of(section: Section) -> Iterator[str]:

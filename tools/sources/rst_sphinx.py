@@ -520,12 +520,15 @@ class VersionChange(_SphinxDirective):
         version, _, rest = (self.arguments[0] if self.arguments else "").partition("\n")
         version, _, same_line = version.strip().partition(" ")
         node = labelled()
-        node["label"] = f"{_VERSION_LABELS[self.name]} {version}".strip()
+        label = f"{_VERSION_LABELS[self.name]} {version}".strip()
+        node["label"] = label
         explanation = " ".join(part for part in (same_line.strip(), rest.strip()) if part)
         if explanation:
             inline, messages = self.state.inline_text(explanation, self.lineno)
             node += nodes.paragraph(explanation, "", *inline)
         self.parse_content(node)
+        if not len(node):  # "Added in version 8.4." on its own, as Sphinx shows it
+            return [nodes.paragraph("", "", nodes.strong("", label + "."))]
         return [node]
 
 
