@@ -505,3 +505,11 @@ def iter_ids(page: Page) -> Iterator[str]:
         if section.anchor:
             yield section.anchor
         yield from section.ids
+
+
+def read_html_page(rel: str, text: str, root: Path, base_url: str = "") -> Page:
+    """One page of a built site's folder, for callers that read page by page (by name).
+
+    `page.meta["url"]` is the page's canonical URL when it declares one, else `base_url` + `rel`.
+    """
+    return HtmlSite(root, base_url).parse(rel, text)

@@ -219,12 +219,14 @@ class _Renderer:
         self.current = Section("", 0, "", "")
         self.blocks: list[str] = []
         self.extra_ids: list[str] = []
+        self.titles: dict[str, str] = {}
 
     # -- sections ---------------------------------------------------------------------------
 
     def sections(self, document: nodes.document) -> list[Section]:
         for name, node in document.substitution_defs.items():
             self.substitutions[name] = node.astext()
+        self.titles = _section_titles(document, self)
         self._walk(document, 0)
         self._flush()
         return self.out
@@ -473,6 +475,9 @@ class _Renderer:
             return f"[{node.astext()}]"
         if isinstance(node, nodes.image):
             return str(node.get("alt", ""))
+        label = node.get("reflabel")
+        if label and label in self.titles:
+            return self.titles[label]
         inner = "".join(self.inline(c, plain) for c in node.children)
         if plain:
             return inner
@@ -497,6 +502,23 @@ def _sorted_section_ids(ids: list[str]) -> list[str]:
     if len(ids) > 1 and ids[0].startswith("id"):
         return [*ids[1:], ids[0]]
     return list(ids)
+
+
+def _section_titles(document: nodes.document, renderer: _Renderer) -> dict[str, str]:
+    """Each id of this page's sections → the section's title (what a bare `:ref:` shows)."""
+    titles: dict[str, str] = {}
+    stack: list[nodes.Node] = [document]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, nodes.section):
+            title = node.next_node(nodes.title)
+            if title is not None:
+                text = " ".join(renderer.inline(title, plain=True).split())
+                for node_id in node["ids"]:
+                    titles.setdefault(node_id, text)
+        if isinstance(node, nodes.document | nodes.section):
+            stack.extend(c for c in node.children if isinstance(c, nodes.section))
+    return titles
 
 
 def _without_text(node: object_desc) -> bool:

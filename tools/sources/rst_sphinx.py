@@ -1007,15 +1007,22 @@ def _humanize(label: str) -> str:
 
 
 def text_xref_role(name: str, rawtext: str, text: str) -> RoleResult:
-    """`:ref:`title <label>`` → title; a bare label or document → its words."""
+    """`:ref:`title <label>`` → title; a bare label or document → its words.
+
+    A bare `:ref:` keeps the label's id (`reflabel`): when the label is on this page, the
+    renderer shows the section's title there, as Sphinx does.
+    """
     title, target, explicit = split_title(text)
+    node = nodes.inline(rawtext, "")
     if not explicit:
         title = title.lstrip("!~")
         if name == "doc":
             title = _humanize(title.rstrip("/").rsplit("/", 1)[-1])
         elif name in {"ref", "numref", "keyword"}:
+            node["reflabel"] = nodes.make_id(nodes.fully_normalize_name(target.lstrip("!~")))
             title = _humanize(title)
-    return [nodes.inline(rawtext, title)], []
+    node += nodes.Text(title)
+    return [node], []
 
 
 _ISSUE_ROLES = {"issue": "#", "pr": "#", "user": "@", "commit": ""}

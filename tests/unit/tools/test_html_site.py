@@ -97,3 +97,12 @@ def test_malformed_html_never_raises() -> None:
     page = parse_html("t.html", "<title>Only a title</title><p>Loose <b>text</b>.</p>")
     assert page.title == "Only a title"
     assert re.sub(r"\s+", " ", page.sections[0].text) == "Loose **text**."
+
+
+def test_page_by_page_reader() -> None:
+    from tools.sources.html_site import read_html_page
+
+    text = (FIXTURE / "index.html").read_text()
+    page = read_html_page("index.html", text, FIXTURE, BASE)
+    assert page == HtmlSite(FIXTURE, BASE).parse("index.html")
+    assert page.meta["url"] == BASE + "index.html"

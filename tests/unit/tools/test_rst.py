@@ -176,6 +176,16 @@ See :ref:`the tutorial <tmp_path factory example>` and :ref:`assert-details`;
     )
 
 
+def test_a_ref_to_a_label_on_the_page_shows_the_section_title() -> None:
+    page = parse_rst(
+        "r.rst",
+        ".. _top-label:\n\nTop\n===\n\nSee :ref:`sub-label`, :ref:`other-page-label`, "
+        ":ref:`top-label`.\n\n.. _`sub-label`:\n\nThe ``sub`` part\n----------------\n\nx\n",
+        SPHINX,
+    )
+    assert page.sections[0].text == "See The `sub` part, other page label, Top."
+
+
 def test_default_role_is_the_projects() -> None:
     text = "T\n=\n\nA `name` here.\n"
     assert "A `name` here." in parse_rst("a.rst", text, SPHINX).sections[0].text
