@@ -60,6 +60,7 @@ _SKIPPED = (
     nodes.transition,
     nodes.meta,
 )
+_SPHINX_SUBSTITUTIONS = {"version", "release", "today"}
 _DEFAULT_HIGHLIGHT = {"default", "python3", "none", ""}
 _settings_template: Any = None
 
@@ -270,7 +271,7 @@ class _Renderer:
     def block(self, node: nodes.Node) -> list[str]:
         """Markdown blocks for one block-level node."""
         if isinstance(node, nodes.Text):
-            return [str(node)] if str(node).strip() else []
+            return [node.astext()] if node.astext().strip() else []
         assert isinstance(node, nodes.Element)
         if isinstance(node, highlight_marker):
             self.language = node["language"]
@@ -462,7 +463,7 @@ class _Renderer:
         `plain` (headings) keeps code spans but writes emphasis and links as their words.
         """
         if isinstance(node, nodes.Text):
-            return str(node).replace("\n", " ")
+            return node.astext().replace("\n", " ")  # astext: backslash escapes resolved
         assert isinstance(node, nodes.Element)
         if isinstance(node, nodes.literal):
             return _code_span(node.astext())
@@ -470,7 +471,11 @@ class _Renderer:
             return ""
         if isinstance(node, nodes.substitution_reference):
             name = node.get("refname") or node.astext()
-            return str(self.substitutions.get(name, node.astext()))
+            if name in self.substitutions:
+                return str(self.substitutions[name])
+            # Sphinx's own (|version|, |release|, |today|) come from a conf.py value that is
+            # computed, not written: nothing to show rather than the name.
+            return "" if name in _SPHINX_SUBSTITUTIONS else node.astext()
         if isinstance(node, nodes.footnote_reference | nodes.citation_reference):
             return f"[{node.astext()}]"
         if isinstance(node, nodes.image):

@@ -444,16 +444,26 @@ def eval_only(expression: str, tags: frozenset[str]) -> bool:
 class Only(_SphinxDirective):
     """`only`: the content when the HTML build's tags satisfy the expression, else nothing.
 
-    Content of a false branch is not parsed at all (a large generated page often carries a
-    second copy for another builder); ids inside it are the only thing this can shift.
+    As in Sphinx, the content may hold section titles: they are parsed with the title styles of
+    the page set aside (their levels are the block's own), and the sections sit under the
+    current one. Content of a false branch is not parsed at all (a large generated page often
+    carries a second copy for another builder); ids inside it are all this can shift.
     """
 
     @override
     def run(self) -> list[nodes.Node]:
         expression = self.arguments[0] if self.arguments else ""
-        if not eval_only(expression, self.parse_state.options.tags):
+        if not eval_only(expression, self.parse_state.options.tags) or not self.content:
             return []
-        return list(self.parse_content(nodes.container()).children)
+        holder = nodes.container()
+        memo = self.state.memo
+        styles, level = memo.title_styles, memo.section_level
+        memo.title_styles, memo.section_level = [], 0
+        try:
+            self.state.nested_parse(self.content, self.content_offset, holder, match_titles=True)
+        finally:
+            memo.title_styles, memo.section_level = styles, level
+        return list(holder.children)
 
 
 class Passthrough(_SphinxDirective):

@@ -293,6 +293,39 @@ Index
     assert "**Linux:** `apt install`" in text and "**Windows:** `choco install`" in text
 
 
+def test_only_may_hold_sections_with_their_own_title_styles() -> None:
+    page = parse_rst(
+        "changes.rst",
+        """
+Changelog
+=========
+
+.. only:: not is_release
+
+   To be included in v\\ |release|
+   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+
+   Draft.
+
+pytest 9.1 (2026-06-19)
+=======================
+
+Bug fixes
+---------
+
+- Fixed.
+""",
+        SPHINX,
+    )
+    assert [(s.heading, s.level, s.anchor) for s in page.sections] == [
+        ("Changelog", 1, "changelog"),
+        ("To be included in v", 2, "to-be-included-in-vrelease"),
+        ("pytest 9.1 (2026-06-19)", 1, "pytest-9-1-2026-06-19"),
+        ("Bug fixes", 2, "bug-fixes"),
+    ]
+    assert page.sections[1].text == "Draft."
+
+
 @pytest.mark.parametrize(
     ("expression", "expected"),
     [
