@@ -463,7 +463,7 @@ class _Renderer:
         `plain` (headings) keeps code spans but writes emphasis and links as their words.
         """
         if isinstance(node, nodes.Text):
-            return node.astext().replace("\n", " ")  # astext: backslash escapes resolved
+            return str(node.astext()).replace("\n", " ")  # astext: backslash escapes resolved
         assert isinstance(node, nodes.Element)
         if isinstance(node, nodes.literal):
             return _code_span(node.astext())
