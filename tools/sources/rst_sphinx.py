@@ -302,6 +302,9 @@ class LiteralInclude(_SphinxDirective):
         text = self._clip(text)
         language = self.options.get("language") or _EXTENSION_LANGUAGES.get(path.suffix, "")
         node = code_block(text, language or self.parse_state.options.highlight_language)
+        caption = self.options.get("caption")
+        if caption:
+            return [nodes.paragraph("", "", nodes.strong("", caption)), node]
         return [node]
 
     def _clip(self, text: str) -> str:

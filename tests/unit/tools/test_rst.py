@@ -388,6 +388,20 @@ def test_includes_are_resolved_inside_the_docs_folder_only() -> None:
     assert all("outside the docs folder" in w for w in page.meta["warnings"])
 
 
+def test_literalinclude_clips_like_sphinx(tmp_path: Path) -> None:
+    (tmp_path / "conf.ini").write_text("# head\n[pytest]\naddopts = -ra\n# tail\n")
+    text = (
+        "T\n=\n\n.. literalinclude:: conf.ini\n   :caption: pytest.ini\n"
+        "   :start-after: # head\n   :end-before: # tail\n\n"
+        ".. literalinclude:: conf.ini\n   :lines: 2-3\n   :language: cfg\n"
+    )
+    page = parse_rst("p.rst", text, RstOptions(root=tmp_path), source_path=tmp_path / "p.rst")
+    assert page.sections[0].text == (
+        "**pytest.ini**\n\n```ini\n[pytest]\naddopts = -ra\n```\n\n"
+        "```cfg\n[pytest]\naddopts = -ra\n```"
+    )
+
+
 def test_a_symlink_out_of_the_docs_folder_is_refused(tmp_path: Path) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("TOP SECRET")
