@@ -70,7 +70,7 @@ def read_html(rel: str, text: str, site: Site, root: Path, language: str) -> Pag
     """A built HTML page: its main content only; `meta["url"]` is its canonical URL if it has one."""
     from tools.sources.html_site import read_html_page
 
-    return read_html_page(rel, text, root, site.url_for(rel).removesuffix(rel))
+    return read_html_page(rel, text, root, site.base_url)
 
 
 READERS: dict[str, ReaderFn] = {
