@@ -149,8 +149,8 @@ class FolderPages:
             if page.sections and page.sections[0].level == 0:
                 page.sections[0].heading = nav_title
         url = self.site.url_for(rel, page.meta)
-        if self.site.generator == "html" and isinstance(page.meta.get("url"), str):
-            url = page.meta["url"]  # a built page's canonical address, when it names one
+        if self.site.generator == "html" and isinstance(page.meta.get("canonical"), str):
+            url = page.meta["canonical"]  # a built page that names its own address
         if self.url_from_meta and isinstance(page.meta.get(self.url_from_meta), str):
             url = page.meta[self.url_from_meta]
         # Extra ids (explicit targets, labels) and the nav position ride in the page's metadata,
