@@ -227,7 +227,7 @@ class FolderCorpus:
             collection_for,
             url_from_meta,
             site=site,
-            mark_release_notes=hide_release_notes and kind == "docs",
+            mark_release_notes=hide_release_notes and kind != "kb",
         )
         self.last_report: SourceReport | None = None
         self.embedder = embedder
