@@ -54,7 +54,15 @@ def read_mkdocs(rel: str, text: str, site: Site, root: Path, language: str) -> P
     dirs = site.snippet_dirs or (site.project_root or str(root), str(root))
     files = SnippetFiles(tuple(dirs), site.project_root or str(root))
     page_dir = (root / rel).parent
-    return parse_mkdocs(rel, text, language, site.slug, files, page_dir)
+    page = parse_mkdocs(rel, text, language, site.slug, files, page_dir)
+    stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if page.title == stem:  # no nav title, front matter title or H1: MkDocs' name from the file
+        folder = rel.rsplit("/", 2)[-2] if "/" in rel else ""
+        name = folder if stem.lower() in ("index", "readme") and folder else stem
+        page.title = name.replace("-", " ").replace("_", " ").strip().capitalize() or page.title
+        if page.sections and page.sections[0].level == 0:
+            page.sections[0].heading = page.title
+    return page
 
 
 def read_rst(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
