@@ -383,13 +383,10 @@ class FolderCorpus:
         (tools/sources/release_notes.py): a long changelog names every feature once, and would
         otherwise answer every question with a one-line entry.
         """
-        hits = self._ranked(
-            query,
-            limit + (RERANK_DEPTH if self._hides(query, collections) else 0),
-            collections,
-            snippets,
-        )
-        if self._hides(query, collections):
+        hits = self._ranked(query, limit, collections, snippets)
+        if self._hides(query, collections) and any(h.collection == RELEASE_NOTES for h in hits):
+            # Only then a deeper ranking, to fill the places the release pages leave.
+            hits = self._ranked(query, limit + RERANK_DEPTH, collections, snippets)
             hits = [h for h in hits if h.collection != RELEASE_NOTES]
         return hits[:limit]
 
