@@ -159,7 +159,7 @@ def _nav_pages(entries: Any) -> Iterator[tuple[str, str]]:
     """(page path, nav title) of a MkDocs `nav`, in order; links to other sites left out."""
     if isinstance(entries, str):
         if "://" not in entries and not entries.startswith(("/", "#")):
-            yield entries.lstrip("./"), ""
+            yield entries.removeprefix("./"), ""
     elif isinstance(entries, list):
         for entry in entries:
             yield from _nav_pages(entry)
