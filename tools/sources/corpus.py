@@ -383,6 +383,7 @@ class FolderCorpus:
         (tools/sources/release_notes.py): a long changelog names every feature once, and would
         otherwise answer every question with a one-line entry.
         """
+        limit = max(1, min(int(limit), 100))  # as the index clamps it
         hits = self._ranked(query, limit, collections, snippets)
         if self._hides(query, collections) and any(h.collection == RELEASE_NOTES for h in hits):
             # Only then a deeper ranking, to fill the places the release pages leave.
