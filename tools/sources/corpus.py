@@ -168,7 +168,12 @@ class FolderPages:
 
 
 class FolderCorpus:
-    """Markdown files under `root`, indexed lazily and incrementally on first use.
+    """The pages under `root`, indexed lazily and incrementally on first use.
+
+    `site` is the folder's site profile; by default a docs folder's is detected from its config
+    files (tools/sources/profiles.py, with `url_rule` put over it) and a KB folder is plain
+    Markdown. `hide_release_notes` keeps release notes pages out of rankings for questions that
+    are not about a release.
 
     `key_for` maps a relative path to the key users cite (the path itself for docs, the path
     without extension for KB article ids); `collection_for` gives a file's collection. A large
