@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tools.sources.mdx import Page, parse_markdown
-from tools.sources.mkdocs import SnippetFiles, parse_mkdocs
+from tools.sources.mkdocs import SnippetFiles, parse_mkdocs, rewrite_admonitions
 from tools.sources.site import Site
 
 ReaderFn = Callable[[str, str, Site, Path, str], Page]
@@ -21,6 +21,7 @@ ReaderFn = Callable[[str, str, Site, Path, str], Page]
 
 def read_markdown(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
     """Markdown / MDX (CommonMark + GFM, Mintlify and Docusaurus components, MDX imports)."""
+    text = rewrite_admonitions(text)  # `!!! note` blocks also turn up outside MkDocs
     return parse_markdown(rel, text, language, site.slug, lambda spec: load_import(spec, rel, root))
 
 

@@ -140,3 +140,14 @@ def test_an_mkdocs_page_with_no_title_is_named_after_its_file_as_mkdocs_does() -
     )
     assert read_page("guides/index.md", b"Text.", site, root, "python").title == "Guides"
     assert read_page("a.md", b"# Own title\n\nText.", site, root, "python").title == "Own title"
+
+
+def test_plain_markdown_reads_mkdocs_admonitions_but_leaves_the_rest() -> None:
+    from tools.sources.readers import read_page
+    from tools.sources.site import Site
+
+    raw = b'Intro.\n\n!!! note\n    Text search needs an index.\n\nSetext\n======\n\n{count}\n'
+    page = read_page("p.mdx", raw, Site(), Path("/nonexistent"), "python")
+    text = "\n".join(s.text for s in page.sections)
+    assert "**Note**" in text and "Text search needs an index." in text and "!!!" not in text
+    assert "{count}" in text  # an MDX expression is no attribute list
