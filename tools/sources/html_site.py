@@ -472,7 +472,18 @@ class HtmlSite:
     (`guide/index.html` stays `guide/index.html`; set `base_url` to the folder's address).
     """
 
-    SKIP_DIRS = {"_static", "_sources", "_images", "_downloads", "assets", ".git", "search"}
+    # Generators' asset, source-copy and highlighted-source folders, and their index pages.
+    SKIP_DIRS = {
+        "_static",
+        "_sources",
+        "_images",
+        "_downloads",
+        "_modules",
+        "assets",
+        ".git",
+        "search",
+    }
+    SKIP_PAGES = {"search.html", "genindex.html", "py-modindex.html", "404.html"}
 
     def __init__(self, root: Path, base_url: str = "") -> None:
         self.root = root
