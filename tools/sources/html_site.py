@@ -496,11 +496,7 @@ class HtmlSite:
             dirnames[:] = sorted(d for d in dirnames if d not in self.SKIP_DIRS)
             rel_dir = Path(dirpath).relative_to(self.root).as_posix()
             for name in filenames:
-                if name.endswith((".html", ".htm")) and name not in {
-                    "search.html",
-                    "genindex.html",
-                    "404.html",
-                }:
+                if name.endswith((".html", ".htm")) and name not in self.SKIP_PAGES:
                     out.append(name if rel_dir == "." else f"{rel_dir}/{name}")
         return sorted(out)
 
