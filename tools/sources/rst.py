@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import copy
 import logging
-import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from docutils import frontend, nodes, statemachine, utils
-from docutils.parsers.rst import Parser, tableparser
-from docutils.parsers.rst import states as rst_states
+from docutils import frontend, nodes, utils
+from docutils.parsers.rst import Parser
 from docutils.transforms.references import PropagateTargets
 
 from tools.sources.mdx import Page, Section
@@ -63,43 +61,6 @@ _SKIPPED = (
 _SPHINX_SUBSTITUTIONS = {"version", "release", "today"}
 _DEFAULT_HIGHLIGHT = {"default", "python3", "none", ""}
 _settings_template: Any = None
-
-
-def _install_ascii_fast_paths() -> None:
-    """Same results, less time: docutils' per-character width scans, skipped for ASCII text.
-
-    docutils measures every table line character by character (combining and East Asian wide
-    characters) once per cell, which makes a generated page with a 2,000-row table take seconds;
-    an ASCII string has neither kind of character, so the scan's answer is known.
-    """
-    if getattr(utils, "_docs_agent_fast_paths", False):
-        return
-    column_indices = utils.column_indices
-    strip_combining = utils.strip_combining_chars
-
-    def fast_column_indices(text: str) -> Any:
-        return range(len(text)) if text.isascii() else column_indices(text)
-
-    def fast_strip_combining(text: str) -> str:
-        return text if text.isascii() else strip_combining(text)
-
-    def fast_pad_double_width(self: statemachine.StringList, pad_char: str) -> None:
-        # docutils' loop (append `pad_char` after each wide character), line by line.
-        for i, line in enumerate(self.data):
-            if isinstance(line, str) and not line.isascii():
-                self.data[i] = "".join(
-                    c + pad_char if unicodedata.east_asian_width(c) in "WF" else c for c in line
-                )
-
-    utils.column_indices = fast_column_indices
-    utils.strip_combining_chars = fast_strip_combining
-    rst_states.strip_combining_chars = fast_strip_combining
-    tableparser.strip_combining_chars = fast_strip_combining
-    statemachine.StringList.pad_double_width = fast_pad_double_width
-    utils._docs_agent_fast_paths = True
-
-
-_install_ascii_fast_paths()
 
 
 def _settings(source_path: str, state: ParseState) -> Any:
