@@ -167,6 +167,7 @@ class _Converter:
         def end_inline() -> None:
             text = _SPACE.sub(" ", "".join(inline)).strip()
             if text:
+                self.settle_anchors()
                 self.blocks.append(text)
             inline.clear()
 
@@ -208,15 +209,23 @@ class _Converter:
                 "dd",
             } or (tag == "dl" and child.css_first("dt[id]") is not None):
                 if self._is_admonition(child):
+                    self.settle_anchors()
                     self.blocks.extend(self.admonition(child))
                 else:
                     self.walk(child)
             elif tag == "details":
+                self.settle_anchors()
                 self.blocks.extend(self.details(child))
             else:
+                self.settle_anchors()
                 self.collect_ids(child)
                 self.blocks.extend(self.block(child))
         end_inline()
+
+    def settle_anchors(self) -> None:
+        """Empty anchors followed by text belong to the section they sit in, not the next one."""
+        self.current.ids.extend(self.pending_ids)
+        self.pending_ids = []
 
     @staticmethod
     def _is_empty_anchor(node: LexborNode) -> bool:

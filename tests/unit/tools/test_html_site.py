@@ -119,3 +119,10 @@ def test_tabs_keep_every_panel_and_their_names() -> None:
     assert "```bash\npip install x\n```" in text and "```bash\nuv add x\n```" in text
     assert "- pip\n- uv" in text
     assert "**Linux**\n\napt" in text
+
+
+def test_an_empty_anchor_opens_the_section_it_sits_in() -> None:
+    html = """<main><section id="a"><h2>A</h2><span id="index-0"></span><p>Text.</p></section>
+    <section id="b"><span id="label-b"></span><h2>B</h2><p>More.</p></section></main>"""
+    page = parse_html("a.html", html)
+    assert [(s.anchor, s.ids) for s in page.sections] == [("a", ("index-0",)), ("b", ("label-b",))]
