@@ -694,10 +694,15 @@ class PyObject(ObjectDirective):
     """Python domain objects and autodoc: id is the dotted name, inside the current module/class."""
 
     def _fullname(self, signature: str) -> str:
+        """The dotted name Sphinx gives the object (its id), as autodoc resolves it.
+
+        A dotted name in a module-level autodoc directive (`autofunction pkg.f`) is absolute;
+        in a class-level one (`automethod Cls.m`) the class sits in the current module.
+        """
         m = _PY_NAME.match(signature)
         name = m.group("name") if m else signature.split("(")[0].strip()
         st = self.parse_state
-        if self.name.startswith("auto") and "." in name:
+        if self.name in _AUTODOC_MODULE_LEVEL and "." in name:
             return name
         prefix = ".".join(p for p in (st.module, *st.classes) if p)
         if prefix and not name.startswith(prefix + "."):
@@ -829,6 +834,9 @@ def _code_like(language: str) -> type[CodeLike]:
     return type(f"CodeLike_{language or 'text'}", (CodeLike,), {"language": language})
 
 
+_AUTODOC_MODULE_LEVEL = frozenset(
+    {"autofunction", "autoclass", "autoexception", "autodata", "autodecorator", "automodule"}
+)
 _PY_OBJECTS = (
     "function class method attribute data exception decorator decoratormethod "
     "classmethod staticmethod property type"

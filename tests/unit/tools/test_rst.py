@@ -367,6 +367,27 @@ def test_object_descriptions_are_sections_with_the_sites_ids() -> None:
     assert not leftovers(page)
 
 
+def test_python_objects_get_their_dotted_names() -> None:
+    text = (
+        "T\n=\n\n.. currentmodule:: pytest\n\n.. autoclass:: Mark\n\n   Text.\n\n"
+        ".. automethod:: Config.getoption\n\n   Text.\n\n"
+        ".. autofunction:: _pytest.capture.capsys\n\n   Text.\n\n"
+        ".. class:: Foo\n\n   .. method:: bar()\n\n      Text.\n\n"
+        ".. option:: -k EXPR\n\n   Text.\n\n.. program:: pytest-xdist\n\n"
+        ".. option:: -n NUM, --numprocesses=NUM\n\n   Text.\n"
+    )
+    page = parse_rst("api.rst", text, SPHINX)
+    assert [anchors(s) for s in page.sections[1:]] == [
+        ("pytest.Mark",),
+        ("pytest.Config.getoption",),
+        ("_pytest.capture.capsys",),
+        ("pytest.Foo",),
+        ("pytest.Foo.bar",),
+        ("cmdoption-k",),
+        ("cmdoption-pytest-xdist-n", "cmdoption-pytest-xdist-numprocesses"),
+    ]
+
+
 def test_sphinx_ids_keep_case_dots_and_underscores() -> None:
     assert sphinx_make_id("envvar-CI") == "envvar-CI"
     assert sphinx_make_id("std:hook-pytest_addoption") == "std-hook-pytest_addoption"
