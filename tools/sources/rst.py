@@ -134,7 +134,9 @@ def _parse(path: str, text: str, options: RstOptions, source_path: Path | None) 
     source = str(source_path) if source_path else path
     register_directives(text, options)
     document = utils.new_document(source, _settings(source, state))
-    Parser(inliner=sphinx_inliner()).parse(text.replace("\r\n", "\n"), document)
+    Parser(inliner=sphinx_inliner()).parse(
+        _with_prolog(text.replace("\r\n", "\n"), options), document
+    )
     fields = page_field_list(document)
     PropagateTargets(document).apply()
 
@@ -160,6 +162,26 @@ def _parse(path: str, text: str, options: RstOptions, source_path: Path | None) 
         meta["includes"] = includes
     description = str(state.meta.get("description", "")).strip()
     return Page(path, title, description, sections, meta)
+
+
+def _with_prolog(text: str, options: RstOptions) -> str:
+    """The page with conf.py's `rst_prolog` after its file-wide fields, `rst_epilog` at the end.
+
+    Where Sphinx puts them: a project defines substitutions and link targets there.
+    """
+    if not options.prolog and not options.epilog:
+        return text
+    lines = text.split("\n")
+    start = 0
+    while start < len(lines) and lines[start].startswith(":") and lines[start].count(":") >= 2:
+        start += 1  # the field list (`:orphan:`) stays first
+    head, rest = "\n".join(lines[:start]), "\n".join(lines[start:])
+    parts = (
+        [head, options.prolog, rest, options.epilog]
+        if head
+        else [options.prolog, rest, options.epilog]
+    )
+    return "\n\n".join(p for p in parts if p) + "\n"
 
 
 def _relative(path: str, root: Path | None) -> str:

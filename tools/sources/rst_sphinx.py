@@ -38,7 +38,8 @@ class RstOptions:
 
     `root` confines `include`/`literalinclude` to the docs folder (None refuses them all);
     `crossref_types` are `app.add_crossref_type` names (a bare target `std-NAME-x`) and
-    `object_types` are `app.add_object_type` names (a described object `NAME-x`).
+    `object_types` are `app.add_object_type` names (a described object `NAME-x`);
+    `prolog` / `epilog` are conf.py's `rst_prolog` / `rst_epilog`, read with every page.
     """
 
     root: Path | None = None
@@ -48,6 +49,8 @@ class RstOptions:
     substitutions: Mapping[str, str] = field(default_factory=dict)
     crossref_types: frozenset[str] = frozenset()
     object_types: frozenset[str] = frozenset()
+    prolog: str = ""
+    epilog: str = ""
 
 
 @dataclass

@@ -78,3 +78,20 @@ def test_page_by_page_reader_matches_the_site() -> None:
     assert read_sphinx_page("reference.rst", text, FIXTURE) == SphinxSite(FIXTURE).parse(
         "reference.rst"
     )
+
+
+def test_prolog_epilog_and_markdown_suffixes(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text(
+        "source_suffix = {'.rst': 'restructuredtext', '.md': 'markdown'}\n"
+        "rst_epilog = '.. |project| replace:: Example'\n"
+        "rst_prolog = '.. _`shared link`: https://example.org'\n"
+    )
+    (tmp_path / "page.rst").write_text(":orphan:\n\nTitle\n=====\n\nAbout |project|.\n")
+    (tmp_path / "notes.md").write_text("# Notes\n")
+    site = SphinxSite(tmp_path)
+    assert site.source_files() == ["notes.md", "page.rst"]
+    assert [site.is_rst(f) for f in site.source_files()] == [False, True]
+    assert site.url_for("notes.md") == "notes.html"
+    page = site.parse("page.rst")
+    assert page.meta["orphan"] is True
+    assert page.sections[0].text == "About Example."
