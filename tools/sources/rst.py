@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,7 @@ _SKIPPED = (
     nodes.transition,
     nodes.meta,
 )
+_DOCINFO = re.compile(r":\w+:")  # Sphinx's own test for a file-wide field line
 _SPHINX_SUBSTITUTIONS = {"version", "release", "today"}
 _DEFAULT_HIGHLIGHT = {"default", "python3", "none", ""}
 _settings_template: Any = None
@@ -173,7 +175,7 @@ def _with_prolog(text: str, options: RstOptions) -> str:
         return text
     lines = text.split("\n")
     start = 0
-    while start < len(lines) and lines[start].startswith(":") and lines[start].count(":") >= 2:
+    while start < len(lines) and _DOCINFO.match(lines[start]):
         start += 1  # the field list (`:orphan:`) stays first
     head, rest = "\n".join(lines[:start]), "\n".join(lines[start:])
     parts = (
