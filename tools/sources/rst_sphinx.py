@@ -1027,7 +1027,8 @@ def code_xref_role(name: str, rawtext: str, text: str) -> RoleResult:
 
 
 def _humanize(label: str) -> str:
-    return " ".join(label.replace("-", " ").replace("_", " ").split())
+    """A label or document name as words (`pip:index` of another project → `pip index`)."""
+    return " ".join(label.replace("-", " ").replace("_", " ").replace(":", " ").split())
 
 
 def text_xref_role(name: str, rawtext: str, text: str) -> RoleResult:
@@ -1041,7 +1042,8 @@ def text_xref_role(name: str, rawtext: str, text: str) -> RoleResult:
     if not explicit:
         title = title.lstrip("!~")
         if name == "doc":
-            title = _humanize(title.rstrip("/").rsplit("/", 1)[-1])
+            project, _, doc = title.rpartition(":")  # an intersphinx target: `pip:index`
+            title = _humanize(f"{project} {doc.rstrip('/').rsplit('/', 1)[-1]}")
         elif name in {"ref", "numref", "keyword"}:
             node["reflabel"] = nodes.make_id(nodes.fully_normalize_name(target.lstrip("!~")))
             title = _humanize(title)
