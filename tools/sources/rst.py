@@ -7,6 +7,10 @@ targets (`.. _label:`) are moved onto the next element by docutils' own `Propaga
 section's ids are its title id followed by its labels. The text of each section is Markdown with
 fenced code blocks that keep their language; roles show their text, directives their content.
 A file docutils cannot parse is kept as plain text with a warning, never dropped.
+
+Limits (no Sphinx build): autodoc docstrings are not in the source (the object's ids are kept);
+a bare `:ref:` to another page shows its label as words, not that section's title; the content
+of a false `only` branch is not parsed, so ids it would have consumed are not counted.
 """
 
 from __future__ import annotations
