@@ -69,8 +69,8 @@ def _language(pre: LexborNode) -> str:
     if code is not None:
         candidates.insert(0, code)
     parent = pre.parent
-    for _ in range(3):
-        if parent is None:
+    for _ in range(6):  # wrappers up to the code block's own box (a line-number table's)
+        if parent is None or parent.tag in {"section", "article", "main", "body"}:
             break
         candidates.append(parent)
         parent = parent.parent
@@ -285,6 +285,9 @@ class _Converter:
             return [self.list_block(node, ordered=tag == "ol")]
         if tag == "dl":
             return [self.definitions(node)]
+        if tag == "table" and node.css_first("pre") is not None:
+            # A code block laid out as a table (line numbers in one cell, code in the other).
+            return [_fence(_code_text(pre), _language(pre)) for pre in node.css("pre")]
         if tag == "table":
             return self.table(node)
         if tag in {"blockquote", "figure", "li", "form"}:
