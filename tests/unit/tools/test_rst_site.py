@@ -16,7 +16,7 @@ FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "sphinx_site"
 
 
 def test_conf_py_is_read_not_executed() -> None:
-    # The fixture's conf.py starts by importing a module that does not exist.
+    # The fixture's conf.py imports a module that does not exist.
     config = read_conf(FIXTURE / "conf.py")
     assert config.html_baseurl == "https://docs.example.org/en/stable/"
     assert config.root_doc == "index"
