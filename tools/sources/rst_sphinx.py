@@ -51,6 +51,7 @@ class RstOptions:
     object_types: frozenset[str] = frozenset()
     prolog: str = ""
     epilog: str = ""
+    function_parentheses: bool = True
 
 
 @dataclass
@@ -1011,15 +1012,18 @@ def _literal(rawtext: str, text: str) -> nodes.literal:
 RoleResult = tuple[list[nodes.Node], list[nodes.system_message]]
 
 
-def code_xref_role(name: str, rawtext: str, text: str) -> RoleResult:
-    """`:func:`~pkg.mod.f`` → `f()`; `:class:`title <X>`` → `title`: shown as inline code."""
+def code_xref_role(name: str, rawtext: str, text: str, parentheses: bool = True) -> RoleResult:
+    """`:func:`~pkg.mod.f`` → `f()`; `:class:`title <X>`` → `title`: shown as inline code.
+
+    `parentheses`: conf.py's `add_function_parentheses` (Sphinx's default adds them).
+    """
     title, target, explicit = split_title(text)
     if not explicit:
         title = title.lstrip("!")
         if title.startswith("~"):
             title = title[1:].rsplit(".", 1)[-1]
         title = title.lstrip(".")
-        if name in _CALLABLE_ROLES and not title.endswith(")"):
+        if parentheses and name in _CALLABLE_ROLES and not title.endswith(")"):
             title += "()"
     if name in {"file", "samp"}:
         title = title.replace("{", "").replace("}", "")
@@ -1100,7 +1104,8 @@ def sphinx_role(name: str, options: RstOptions) -> Callable[[str, str, str], Rol
     if base in _DOCUTILS_FIRST:
         return None
     if base in options.crossref_types or base in options.object_types or base in _CODE_ROLES:
-        return lambda _n, raw, text: code_xref_role(base, raw, text)
+        parens = options.function_parentheses
+        return lambda _n, raw, text: code_xref_role(base, raw, text, parens)
     if base in _TEXT_XREF_ROLES:
         return lambda _n, raw, text: text_xref_role(base, raw, text)
     if base in _EXTERNAL_ROLES:

@@ -42,6 +42,7 @@ class SphinxConfig:
     rst_suffixes: tuple[str, ...] = (".rst",)
     rst_prolog: str = ""
     rst_epilog: str = ""
+    add_function_parentheses: bool = True
     default_role: str = ""
     highlight_language: str = ""
     extensions: tuple[str, ...] = ()
@@ -60,6 +61,7 @@ class SphinxConfig:
             object_types=self.object_types,
             prolog=self.rst_prolog,
             epilog=self.rst_epilog,
+            function_parentheses=self.add_function_parentheses,
         )
 
 
@@ -137,6 +139,7 @@ def read_conf(path: Path) -> SphinxConfig:
         rst_suffixes=rst_suffixes or (".rst",),
         rst_prolog=str(values.get("rst_prolog") or ""),
         rst_epilog=str(values.get("rst_epilog") or ""),
+        add_function_parentheses=values.get("add_function_parentheses", True) is not False,
         default_role=str(values.get("default_role") or ""),
         highlight_language=str(values.get("highlight_language") or ""),
         extensions=_strings(values.get("extensions")),

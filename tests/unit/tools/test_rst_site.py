@@ -85,8 +85,11 @@ def test_prolog_epilog_and_markdown_suffixes(tmp_path: Path) -> None:
         "source_suffix = {'.rst': 'restructuredtext', '.md': 'markdown'}\n"
         "rst_epilog = '.. |project| replace:: Example'\n"
         "rst_prolog = '.. _`shared link`: https://example.org'\n"
+        "add_function_parentheses = False\n"
     )
-    (tmp_path / "page.rst").write_text(":orphan:\n\nTitle\n=====\n\nAbout |project|.\n")
+    (tmp_path / "page.rst").write_text(
+        ":orphan:\n\nTitle\n=====\n\nAbout |project|, :func:`run`.\n"
+    )
     (tmp_path / "notes.md").write_text("# Notes\n")
     site = SphinxSite(tmp_path)
     assert site.source_files() == ["notes.md", "page.rst"]
@@ -94,4 +97,4 @@ def test_prolog_epilog_and_markdown_suffixes(tmp_path: Path) -> None:
     assert site.url_for("notes.md") == "notes.html"
     page = site.parse("page.rst")
     assert page.meta["orphan"] is True
-    assert page.sections[0].text == "About Example."
+    assert page.sections[0].text == "About Example, `run`."
