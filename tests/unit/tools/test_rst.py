@@ -538,3 +538,16 @@ def test_a_parser_failure_keeps_the_page_as_plain_text(monkeypatch: pytest.Monke
     assert page.meta["plain"] is True
     assert "Body text." in page.sections[0].text
     assert page.title == "x"
+
+
+def test_the_cycle_collector_is_left_as_it_was() -> None:
+    import gc
+
+    parse_rst("a.rst", "T\n=\n\ntext\n", SPHINX)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        parse_rst("a.rst", "T\n=\n\ntext\n", SPHINX)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
