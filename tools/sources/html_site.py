@@ -32,7 +32,10 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _DROP_TAGS = "script, style, noscript, template, iframe, object, embed, button, input, select, textarea, svg, canvas, link, meta"
 # Page furniture inside the main content (a `<header>` there is the article's own: kept).
 _DROP_INSIDE = "nav, aside, footer, [role=navigation], [role=search], [role=contentinfo], form"
-_HIDDEN = "[hidden], [aria-hidden=true], [style*='display:none'], [style*='display: none']"
+_HIDDEN = (
+    "[hidden], [aria-hidden=true], [style*='display:none'], [style*='display: none'], "
+    "[style*='visibility:hidden'], [style*='visibility: hidden']"
+)
 # Permalink markers next to headings: a link to a fragment whose text is one symbol.
 _PERMALINK_TEXT = {"¶", "#", "§", "🔗", "link", ""}
 _LANGUAGE_CLASS = re.compile(r"^(?:language|lang|highlight|sourceCode)-([\w+#.-]+)$")

@@ -44,7 +44,7 @@ def test_a_sphinx_page() -> None:
         "Example docs",
         "Home",
         "Copyright",
-        "Invisible text",
+        "Invisible",
         "DOCUMENTATION_OPTIONS",
         "¶",
     ):
