@@ -64,6 +64,7 @@ _SKIPPED = (
     nodes.transition,
     nodes.meta,
 )
+_SPACES = re.compile(r"[ \n]{2,}|\n")
 _DOCINFO = re.compile(r":\w+:")  # Sphinx's own test for a file-wide field line
 _SPHINX_SUBSTITUTIONS = {"version", "release", "today"}
 _DEFAULT_HIGHLIGHT = {"default", "python3", "none", ""}
@@ -479,7 +480,8 @@ class _Renderer:
         `plain` (headings) keeps code spans but writes emphasis and links as their words.
         """
         if isinstance(node, nodes.Text):
-            return str(node.astext()).replace("\n", " ")  # astext: backslash escapes resolved
+            # astext: backslash escapes resolved; line breaks and runs of spaces read as one space
+            return _SPACES.sub(" ", str(node.astext()))
         assert isinstance(node, nodes.Element)
         if isinstance(node, nodes.literal):
             return _code_span(node.astext())
