@@ -551,3 +551,8 @@ def test_the_cycle_collector_is_left_as_it_was() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_prose_spacing_is_normalised_but_code_keeps_its_own() -> None:
+    page = parse_rst("s.rst", "T\n=\n\nOne.  Two\nthree ``a  b``.\n\n::\n\n    x  =  1\n", SPHINX)
+    assert page.sections[0].text == "One. Two three `a  b`.\n\n```\nx  =  1\n```"
