@@ -146,7 +146,7 @@ def test_plain_markdown_reads_mkdocs_admonitions_but_leaves_the_rest() -> None:
     from tools.sources.readers import read_page
     from tools.sources.site import Site
 
-    raw = b'Intro.\n\n!!! note\n    Text search needs an index.\n\nSetext\n======\n\n{count}\n'
+    raw = b"Intro.\n\n!!! note\n    Text search needs an index.\n\nSetext\n======\n\n{count}\n"
     page = read_page("p.mdx", raw, Site(), Path("/nonexistent"), "python")
     text = "\n".join(s.text for s in page.sections)
     assert "**Note**" in text and "Text search needs an index." in text and "!!!" not in text
