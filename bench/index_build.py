@@ -85,7 +85,7 @@ def open_sources(env: dict[str, str]) -> tuple[Any, Any]:
         from tools.docs import docs_source
         from tools.kb import kb_backend
     except ImportError:  # a baseline from before the tools were split by domain
-        from tools.corpus import FolderCorpus, UrlRule  # type: ignore[import-not-found]
+        from tools.corpus import FolderCorpus, UrlRule
 
         from tools.kb import FolderKnowledgeBase
 

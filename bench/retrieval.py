@@ -60,7 +60,8 @@ def open_sources(
     desc = corpus if isinstance(corpus, Corpus) else resolve(corpus)
     env = desc.env(index_dir or cache_dir(desc), "use" if vectors else "off")
     settings = SourceSettings.from_env(env)
-    docs, kb = docs_source(settings), kb_backend(settings)
+    docs: Any = docs_source(settings)
+    kb: Any = kb_backend(settings)
     for source in (docs, kb):
         if source is not None:
             source.sync()
