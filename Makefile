@@ -75,8 +75,8 @@ format: install
 diagrams: install  ## rewrite the Mermaid diagrams in README.md from the compiled graphs
 	$(PY) scripts/diagrams.py --write README.md
 
-bench: install  ## retrieval quality and speed on ../shared/corpus
-	$(PY) bench/retrieval.py --corpus ../shared/corpus --questions ../shared/corpus/eval/dev.jsonl --json
+bench: install  ## one table for every corpus of bench/corpora.toml (search, languages, answers, rank-bm25); speed on ../shared/corpus
+	$(PY) bench/corpora_report.py
 	$(PY) bench/search_speed.py --corpus ../shared/corpus
 	$(PY) bench/catalog_budget.py
 
