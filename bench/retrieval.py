@@ -206,9 +206,10 @@ def corpus_report(
     vectors: bool = False,
     code: bool = True,
     show: bool = False,
+    index_dir: Path | None = None,
 ) -> dict[str, Any]:
     """The retrieval figures of one corpus (see the module docstring), baselines beside them."""
-    docs, kb = open_sources(corpus, vectors=vectors)
+    docs, kb = open_sources(corpus, index_dir, vectors=vectors)
     pages = indexed_pages(docs)
     result: dict[str, Any] = {
         "corpus": corpus.name,
