@@ -8,7 +8,8 @@ weak) beside rank-bm25 over whole raw pages in the same run (bench/retrieval.py)
 question language with vectors on (bench/retrieval_languages.py); and, unless `--no-answers`,
 the offline model's answers from a real `langgraph dev` (bench/answers.py): the share whose first
 / any citation is an expected page at its real URL, and in brackets the same when any spelling
-of the URL counts. A corpus with no page indexed says so in the table. Everything (and each
+of the URL counts; and the cold build per page (wall, and CPU in brackets) and one changed page
+(bench/index_build.py, one run). A corpus with no page indexed says so in the table. Everything (and each
 corpus's full figures) is also written to bench/results/corpora.json.
 """
 
@@ -32,7 +33,7 @@ GRAPHS = ("docs_agent", "deep_agent")
 RESULTS = REPO_ROOT / "bench" / "results" / "corpora.json"
 
 
-def measure(corpus: Corpus, answers: bool) -> dict[str, Any]:
+def measure(corpus: Corpus, answers: bool, build: bool = True) -> dict[str, Any]:
     """Every figure of the table for one corpus."""
     out: dict[str, Any] = {"corpus": corpus.name, "generator": corpus.generator}
     if corpus.questions is None:
@@ -47,6 +48,10 @@ def measure(corpus: Corpus, answers: bool) -> dict[str, Any]:
         langs = languages_report(corpus, load_questions(corpus.multilingual))
         langs.pop("fused_ranked")
         out["languages"] = langs
+    if build:
+        from bench.index_build import build_report
+
+        out["build"] = build_report(corpus, repeats=1)["ours"]
     if answers and retrieval["indexed_pages"]["docs"]:
         from bench.answers import answers_report
 
@@ -71,6 +76,8 @@ def table(rows: list[dict[str, Any]]) -> str:
         "bm25 MRR",
         *(f"R@5 {lang}" for lang in LANGS),
         *(f"{g} first/any" for g in GRAPHS),
+        "cold ms/page (CPU)",
+        "1 changed page s",
     ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     notes = []
@@ -101,6 +108,11 @@ def table(rows: list[dict[str, Any]]) -> str:
                 if a
                 else "–"
             )
+        b = row.get("build", {})
+        cells.append(
+            f"{_f(b.get('cold_ms_per_page'))} ({_f(b.get('cold_cpu_ms_per_page'))})" if b else "–"
+        )
+        cells.append(f"{b['one_changed_page_s']:.3f}" if b.get("one_changed_page_s") else "–")
         lines.append("| " + " | ".join(cells) + " |")
         for warning in (row.get("warning"), r.get("warning")):
             if warning:
@@ -112,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpora", default="", help="names in bench/corpora.toml (default: all)")
     parser.add_argument("--no-answers", action="store_true", help="skip the server runs")
+    parser.add_argument("--no-build", action="store_true", help="skip the cold build timing")
     parser.add_argument("--json", action="store_true", help="print the JSON, not the table")
     args = parser.parse_args(argv)
     logging.disable(logging.WARNING)
@@ -121,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for corpus in corpora:
         print(f"measuring {corpus.name} ({corpus.folder})", file=sys.stderr)
-        rows.append(measure(corpus, not args.no_answers))
+        rows.append(measure(corpus, not args.no_answers, not args.no_build))
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(rows, indent=1))
     print(json.dumps(rows) if args.json else table(rows))
