@@ -127,3 +127,40 @@ def test_paired_bootstrap_is_zero_for_identical_results_and_signed_for_a_loss() 
     assert same == {"mean_diff": 0.0, "ci95": [0.0, 0.0], "questions_differing": 0}
     worse = paired_bootstrap([1.0] * 10, [0.0] * 10)
     assert worse["mean_diff"] == -1.0 and worse["ci95"] == [-1.0, -1.0]
+
+
+def test_the_table_has_one_line_per_corpus_and_says_which_yielded_no_page() -> None:
+    from bench.corpora_report import table
+
+    rows = [
+        {
+            "corpus": "a",
+            "generator": "mkdocs",
+            "retrieval": {
+                "indexed_pages": {"docs": 10, "kb": 0},
+                "recall@1": 0.5,
+                "recall@5": 1.0,
+                "mrr": 0.75,
+                "baselines": {"bm25": {"recall@1": 0.25, "recall@5": 0.5, "mrr": 0.4}},
+            },
+            "languages": {"languages": {"pl": {"fused": {"recall@5": 0.8}}}},
+            "answers": {
+                "docs_agent": {
+                    "cites_expected_first": 0.0,
+                    "cites_expected_any": 0.0,
+                    "any_spelling_first": 0.7,
+                    "any_spelling_any": 0.9,
+                }
+            },
+        },
+        {
+            "corpus": "b",
+            "generator": "sphinx",
+            "retrieval": {"indexed_pages": {"docs": 0, "kb": 0}, "warning": "no docs page indexed"},
+        },
+    ]
+    lines = table(rows).splitlines()
+    assert lines[2].startswith("| a (mkdocs) | 10 | 0.50 | 1.00 | 0.75 | 0.25 | 0.50 | 0.40 |")
+    assert "| 0.80 |" in lines[2] and "0.00 / 0.00 (0.70 / 0.90)" in lines[2]
+    assert lines[3].startswith("| b (sphinx) | 0 |")
+    assert lines[-1] == "- b: no docs page indexed"
