@@ -66,12 +66,19 @@ def page_key(ref: str, keep_anchor: bool = False) -> str:
     return f"{base}#{anchor}" if keep_anchor and anchor else base
 
 
-def loose_key(ref: str) -> str:
+def loose_key(ref: str, keep_anchor: bool = False) -> str:
     """A page key with every spelling difference of its URL dropped (slash, `.html`, `index`, case):
-    only to tell a wrong address of the right page from a wrong page."""
-    base = page_key(ref).lower().rstrip("/")
-    base = re.sub(r"(?:/index)?\.html?$", "", base)
-    return base.removesuffix("/index")
+    only to tell a wrong address of the right page from a wrong page. The anchor is kept as
+    `page_key` keeps it."""
+    base, _, anchor = page_key(ref, keep_anchor).partition("#")
+    base = re.sub(r"(?:/index)?\.html?$", "", base.lower().rstrip("/")).removesuffix("/index")
+    return f"{base}#{anchor}" if anchor else base
+
+
+def loosely_cites(ref: str, expected: set[str]) -> bool:
+    """`cites_expected` when any spelling of the page's URL counts."""
+    loose = {loose_key(e, keep_anchor=True) for e in expected}
+    return loose_key(ref) in loose or loose_key(ref, keep_anchor=True) in loose
 
 
 def cites_expected(ref: str, expected: set[str]) -> bool:
@@ -159,15 +166,14 @@ def score(q: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     cited = page_citations(result.get("answer", ""))
     expected = expected_keys(q)
     first = bool(cited) and cites_expected(cited[0], expected)
-    loose = {loose_key(e) for e in expected}
     return {
         "id": q.get("id"),
         "lang": q.get("lang", "en"),
         "any": any(cites_expected(ref, expected) for ref in cited),
         "first": first,
-        "url_form_miss": bool(cited) and not first and loose_key(cited[0]) in loose,
-        "loose_any": any(loose_key(ref) in loose for ref in cited),
-        "loose_first": bool(cited) and loose_key(cited[0]) in loose,
+        "url_form_miss": bool(cited) and not first and loosely_cites(cited[0], expected),
+        "loose_any": any(loosely_cites(ref, expected) for ref in cited),
+        "loose_first": bool(cited) and loosely_cites(cited[0], expected),
         "cited": cited[:5],
         "tool_calls": result.get("tool_calls", 0),
         "seconds": round(result.get("seconds", 0.0), 3),
