@@ -122,6 +122,27 @@ def test_the_lexical_engine_bench_reproduces_the_served_ranking(tmp_path: Path) 
         assert policy_search(docs.index, our_scores(docs.index), q) == served
 
 
+def test_tantivy_scores_land_on_our_section_and_page_ids(tmp_path: Path) -> None:
+    """A term found in one section only: tantivy's score must sit at that section's id, and the
+    page whose title holds a term at that page's id, as our own scorer has them."""
+    from bench.engines_lexical import TantivySections
+
+    root = tmp_path / "c"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "a.md").write_text(
+        "# Alpha\n\n## One\n\nplain words\n\n## Two\n\nzyxwv here\n"
+    )
+    (root / "docs" / "b.md").write_text("# Bravo\n\n## Three\n\nother plain words\n")
+    docs, _ = open_sources(corpora.describe(root), tmp_path / "index")
+    index = docs.index
+    tv = TantivySections(index, tmp_path / "tv")
+    for terms in (["zyxwv"], ["bravo"], ["plain"]):
+        ours_sec, ours_title = our_scores(index)(terms)
+        sec, title = tv.scores(terms)
+        assert set(sec.nonzero()[0]) == set(ours_sec.nonzero()[0]), terms
+        assert set(title.nonzero()[0]) == set(ours_title.nonzero()[0]), terms
+
+
 def test_paired_bootstrap_is_zero_for_identical_results_and_signed_for_a_loss() -> None:
     same = paired_bootstrap([1.0, 0.0, 1.0], [1.0, 0.0, 1.0])
     assert same == {"mean_diff": 0.0, "ci95": [0.0, 0.0], "questions_differing": 0}
