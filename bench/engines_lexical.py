@@ -23,7 +23,8 @@ lossy one-byte field lengths.
 
 Measured per corpus on its eval questions that expect a docs page: R@1/R@5/MRR of docs pages,
 the paired bootstrap of the difference to ours over questions (the noise: 95 % interval of the
-mean difference, 2,000 resamples, fixed seed), and query latency (median and p95 of whole
+mean difference, 2,000 resamples of whole questions, a question's translations together with
+`--multilingual`, fixed seed), and query latency (median and p95 of whole
 searches, and of the scoring step alone: our postings + BM25 against tantivy's two searches).
 """
 
@@ -208,14 +209,28 @@ def policy_search(index: SearchIndex, scorer: Scorer, query: str, limit: int = 1
     return [stats.page[ranked[i][1]][0] for i in order[:limit] if ranked[i][1] in stats.page]
 
 
-def paired_bootstrap(ours: list[float], theirs: list[float], seed: int = 23) -> dict[str, Any]:
-    """Mean of theirs − ours per question, and the 95 % interval of that mean over resamples."""
+def paired_bootstrap(
+    ours: list[float], theirs: list[float], groups: list[str] | None = None, seed: int = 23
+) -> dict[str, Any]:
+    """Mean of theirs − ours per question, and the 95 % interval of that mean over resamples.
+
+    `groups` names each row's question when one question comes in several rows (its
+    translations): whole questions are resampled then, since its rows are not independent.
+    """
     diffs = [b - a for a, b in zip(ours, theirs, strict=True)]
+    keys = groups or [str(i) for i in range(len(diffs))]
+    clusters: dict[str, list[float]] = {}
+    for key, d in zip(keys, diffs, strict=True):
+        clusters.setdefault(key, []).append(d)
+    units = list(clusters.values())
     rng = random.Random(seed)
-    n = len(diffs)
-    means = sorted(sum(rng.choices(diffs, k=n)) / n for _ in range(RESAMPLES))
+    means = []
+    for _ in range(RESAMPLES):
+        drawn = rng.choices(units, k=len(units))
+        means.append(sum(sum(u) for u in drawn) / sum(len(u) for u in drawn))
+    means.sort()
     return {
-        "mean_diff": round(sum(diffs) / n, 4),
+        "mean_diff": round(sum(diffs) / len(diffs), 4),
         "ci95": [round(means[int(0.025 * RESAMPLES)], 4), round(means[int(0.975 * RESAMPLES)], 4)],
         "questions_differing": sum(d != 0 for d in diffs),
     }
@@ -233,21 +248,22 @@ def _latency(fn: Callable[[str], object], questions: list[str]) -> dict[str, flo
     return {"p50_ms": round(statistics.median(samples) * 1000, 3), "p95_ms": round(p95 * 1000, 3)}
 
 
-def compare(corpus: Corpus, tmp: Path) -> dict[str, Any]:
-    """The module docstring's figures for one corpus."""
+def compare(corpus: Corpus, tmp: Path, multilingual: bool = False) -> dict[str, Any]:
+    """The module docstring's figures for one corpus (its dev set, or all its languages)."""
     docs, _ = open_sources(corpus)
-    result: dict[str, Any] = {"corpus": corpus.name}
-    if docs is None or not len(docs.index) or corpus.questions is None:
+    qfile = corpus.multilingual if multilingual else corpus.questions
+    result: dict[str, Any] = {"corpus": corpus.name, "questions": str(qfile)}
+    if docs is None or not len(docs.index) or qfile is None:
         result["skipped"] = "no docs page indexed" if docs is not None else "no docs folder"
         return result
     index: SearchIndex = docs.index
     index.load()
     questions = [
-        q
-        for q in load_questions(corpus.questions)
-        if any(p.startswith("docs/") for p in q["expected_paths"])
+        q for q in load_questions(qfile) if any(p.startswith("docs/") for p in q["expected_paths"])
     ]
     texts = [q["question"] for q in questions]
+    # A translated question's rows resample together (ids `q001-pl`, `q001-de`, ...).
+    groups = [str(q.get("id", i)).split("-")[0] for i, q in enumerate(questions)]
 
     def paths(keys: list[str]) -> list[str]:
         return [f"docs/{docs.rel_path(k) or k}" for k in keys]
@@ -284,12 +300,12 @@ def compare(corpus: Corpus, tmp: Path) -> dict[str, Any]:
             "tantivy+policy": score(with_policy, questions),
             "tantivy": score(alone, questions),
             "diff_tantivy+policy": {
-                "recall@5": paired_bootstrap(at5[0], at5[1]),
-                "mrr": paired_bootstrap(rr_ours, reciprocal_ranks(with_policy, questions)),
+                "recall@5": paired_bootstrap(at5[0], at5[1], groups),
+                "mrr": paired_bootstrap(rr_ours, reciprocal_ranks(with_policy, questions), groups),
             },
             "diff_tantivy": {
-                "recall@5": paired_bootstrap(at5[0], at5[2]),
-                "mrr": paired_bootstrap(rr_ours, reciprocal_ranks(alone, questions)),
+                "recall@5": paired_bootstrap(at5[0], at5[2], groups),
+                "mrr": paired_bootstrap(rr_ours, reciprocal_ranks(alone, questions), groups),
             },
             "latency": {
                 "ours_search": _latency(lambda q: index.search(q, 10, snippets=False), texts),
@@ -311,11 +327,17 @@ def compare(corpus: Corpus, tmp: Path) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpora", default="", help="names in bench/corpora.toml (default: all)")
+    parser.add_argument(
+        "--multilingual", action="store_true", help="every language's questions, not the dev set"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     logging.disable(logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="bench-tantivy-") as tmp:
-        results = [compare(c, Path(tmp)) for c in load(args.corpora)]
+        results = [
+            compare(c, Path(tmp) / str(i), args.multilingual)
+            for i, c in enumerate(load(args.corpora))
+        ]
     print(json.dumps(results) if args.json else json.dumps(results, indent=1))
     return 0
 
