@@ -117,6 +117,16 @@ def table(rows: list[dict[str, Any]]) -> str:
         for warning in (row.get("warning"), r.get("warning")):
             if warning:
                 notes.append(f"- {row['corpus']}: {warning}")
+        behind = [
+            f"{b['id']} ({b['ours'] or '-'} vs {b['bm25'] or '-'})"
+            for b in r.get("behind_or_missed", [])
+            if r.get("indexed_pages", {}).get("docs")
+        ]
+        if behind:
+            notes.append(
+                f"- {row['corpus']}: missed in the top 5 or behind rank-bm25 (our rank vs its): "
+                + ", ".join(behind)
+            )
     return "\n".join(lines + ([""] + notes if notes else []))
 
 

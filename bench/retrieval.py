@@ -111,6 +111,11 @@ def reciprocal_ranks(ranked: list[list[str]], questions: list[dict[str, Any]]) -
     return out
 
 
+def _rank(got: list[str], q: dict[str, Any]) -> int | None:
+    """The rank of the first expected path in a ranking (None when absent)."""
+    return next((i for i, p in enumerate(got, 1) if p in set(q["expected_paths"])), None)
+
+
 def _words(text: str) -> list[str]:
     """The baseline's tokens: `[a-z0-9_]+` of the lower-cased text (as the corpus READMEs say)."""
     return re.findall(r"[a-z0-9_]+", text.lower())
@@ -228,6 +233,12 @@ def corpus_report(
     base = bm25_baseline(corpus, questions)
     result["baselines"] = {"bm25": score(base, questions)}
     result["baseline_ranked"] = base
+    # Where to look first: questions ours misses in the top 5, or ranks below rank-bm25.
+    result["behind_or_missed"] = [
+        {"id": q.get("id"), "ours": _rank(got, q), "bm25": _rank(b, q)}
+        for q, got, b in zip(questions, ranked, base, strict=True)
+        if (_rank(got, q) or 99) > 5 or (_rank(got, q) or 99) > (_rank(b, q) or 99)
+    ]
     if code and corpus.code_roots and shutil.which("rg"):
         rg = _symbol_recall(rg_baseline_files(corpus.code_roots), questions)
         result["baselines"]["rg"] = {"code_symbol_recall": rg}
