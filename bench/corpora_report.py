@@ -63,11 +63,18 @@ def _f(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
+def _share(agreement: dict[str, Any] | None) -> str:
+    if not agreement or not agreement["pages"]:
+        return "–"
+    return f"{agreement['same'] / agreement['pages']:.2f}"
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     """The Markdown table of `measure` results, one line per corpus."""
     head = [
         "corpus",
         "pages",
+        "URL = site",
         "R@1",
         "R@5",
         "MRR",
@@ -92,6 +99,7 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"{pages.get('docs', 0)} + {pages.get('kb', 0)} KB"
             if pages.get("kb")
             else str(pages.get("docs", 0)),
+            _share(r.get("urls_as_site")),
             _f(r.get("recall@1")),
             _f(r.get("recall@5")),
             _f(r.get("mrr")),

@@ -73,6 +73,30 @@ def indexed_pages(source: Any) -> int:
     return len(source.index) if source is not None else 0
 
 
+def site_url_agreement(corpus: Corpus, docs: Any) -> dict[str, Any] | None:
+    """How many indexed docs pages carry exactly the URL the site serves them at (the manifest's).
+
+    Exact: `…/models/` and `…/models` are different addresses, as are `x.html` and `x`. Pages
+    the manifest gives no URL (not built) are left out; None without a manifest.
+    """
+    served = {row["path"]: row.get("url") for row in corpus.manifest()}
+    if docs is None or not served:
+        return None
+    prefix = corpus.docs_dir.relative_to(corpus.folder).as_posix()
+    same, compared, examples = 0, 0, []
+    for key in docs.index.keys():
+        url = served.get(f"{prefix}/{docs.rel_path(key) or key}")
+        if not url:
+            continue
+        page = docs.index.get(key)
+        compared += 1
+        if page is not None and page.url == url:
+            same += 1
+        elif len(examples) < 3:
+            examples.append({"ours": page.url if page else None, "site": url})
+    return {"pages": compared, "same": same, "examples": examples}
+
+
 def merged_search(docs: Any, kb: Any, question: str, limit: int = TOP) -> list[str]:
     """Corpus-relative paths (`docs/...`, `kb/...`) of the merged docs+KB ranking."""
     lists = [(name, s.search(question, limit)) for name, s in (("docs", docs), ("kb", kb)) if s]
@@ -225,6 +249,7 @@ def corpus_report(
     if not pages:
         found = ", ".join(f"{n} {s}" for s, n in corpus.formats().most_common(5)) or "no files"
         result["warning"] = f"no docs page indexed from {corpus.docs_dir} (found {found})"
+    result["urls_as_site"] = site_url_agreement(corpus, docs)
     ranked = [merged_search(docs, kb, q["question"]) for q in questions]
     result.update(score(ranked, questions))
     result["ranked"] = ranked

@@ -159,6 +159,7 @@ def test_the_table_has_one_line_per_corpus_and_says_which_yielded_no_page() -> N
             "generator": "mkdocs",
             "retrieval": {
                 "indexed_pages": {"docs": 10, "kb": 0},
+                "urls_as_site": {"pages": 10, "same": 9, "examples": []},
                 "recall@1": 0.5,
                 "recall@5": 1.0,
                 "mrr": 0.75,
@@ -181,7 +182,26 @@ def test_the_table_has_one_line_per_corpus_and_says_which_yielded_no_page() -> N
         },
     ]
     lines = table(rows).splitlines()
-    assert lines[2].startswith("| a (mkdocs) | 10 | 0.50 | 1.00 | 0.75 | 0.25 | 0.50 | 0.40 |")
+    assert lines[2].startswith(
+        "| a (mkdocs) | 10 | 0.90 | 0.50 | 1.00 | 0.75 | 0.25 | 0.50 | 0.40 |"
+    )
     assert "| 0.80 |" in lines[2] and "0.00 / 0.00 (0.70 / 0.90)" in lines[2]
-    assert lines[3].startswith("| b (sphinx) | 0 |")
+    assert lines[3].startswith("| b (sphinx) | 0 | – |")
     assert lines[-1] == "- b: no docs page indexed"
+
+
+def test_page_urls_are_compared_with_the_manifest_exactly(tmp_path: Path) -> None:
+    from bench.retrieval import site_url_agreement
+
+    root = tmp_path / "c"
+    (root / "docs" / "concepts").mkdir(parents=True)
+    (root / "docs" / "concepts" / "models.md").write_text("# Models\n\nText.\n")
+    (root / "docs" / "MANIFEST.jsonl").write_text(
+        json.dumps({"path": "docs/concepts/models.md", "url": "https://m.test/concepts/models/"})
+    )
+    desc = corpora.describe(root, base_url="https://m.test")
+    docs, _ = open_sources(desc, tmp_path / "index")
+    agreement = site_url_agreement(desc, docs)
+    assert agreement is not None and agreement["pages"] == 1
+    url = docs.index.get(docs.index.keys()[0]).url
+    assert agreement["same"] == (url == "https://m.test/concepts/models/")
