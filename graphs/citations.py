@@ -2,7 +2,8 @@
 
 Three kinds of citation are recognised:
 - documentation links: `http(s)://…` URLs (bare or as markdown links) and `docs/….md(x)` paths —
-  valid when the docs index (or the KB, whose articles also have URLs) holds that page;
+  valid when the docs index (or the KB, whose articles also have URLs) holds that page; a
+  `#anchor` the page does not have is dropped (the link then opens the page's top);
 - knowledge-base articles: `KB <id>` — valid when the KB has that article;
 - code: `<root>/<path>:<start>-<end>` (or `:<line>`) — valid when the file exists under a code root
   and `1 ≤ start ≤ end ≤` its line count.
@@ -45,7 +46,7 @@ MD_LINK_RE = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<url>https?://[^)\s]+)\)")
 KB_RE = re.compile(r"\bKB (?P<id>(?=[\w./-]*[/\d_-])\w(?:[\w./-]*[\w/-])?)")
 # Quoted source text — code blocks and `>` quote lines — is the source's, not a citation.
 QUOTED_RE = re.compile(r"(^```.*?^```[^\n]*$|^>[^\n]*$)", re.M | re.S)
-DOC_PATH_RE = re.compile(r"(?<![\w/.:-])(?P<path>docs/[\w./-]+\.mdx?)\b")
+DOC_PATH_RE = re.compile(r"(?<![\w/.:-])(?P<path>docs/[\w./-]+\.(?:mdx?|markdown|rst|html?))\b")
 
 
 @dataclass
@@ -143,6 +144,44 @@ class CitationChecker:
             log.warning("citation check could not look up %r: %s", ref, exc)
             return False
         return ref.split("#", 1)[0].rstrip("/") in self._kb_url_set()
+
+    def anchor_exists(self, ref: str) -> bool | None:
+        """Whether a docs URL's `#anchor` opens a section of its page; None when it cannot tell.
+
+        Every id the site serves for a section counts (its heading's anchor, explicit ids,
+        labels: `Section.anchors`). Pages the docs index does not hold (KB articles, other
+        sites) and lookups that fail are not judged.
+        """
+        page, _, anchor = ref.partition("#")
+        docs = self.sources.docs
+        if not anchor or docs is None:
+            return None
+        try:
+            doc = docs.find(page)
+        except Exception as exc:  # noqa: BLE001 — a backend error means "not verified", never a crash
+            log.warning("citation check could not look up %r: %s", page, exc)
+            return None
+        if doc is None:
+            return None
+        return any(anchor in getattr(s, "anchors", (s.anchor,)) for s in doc.sections)
+
+    def _checked_anchor(self, url: str, report: CitationReport) -> str:
+        """The URL, with an anchor its page does not have dropped (the page itself is right)."""
+        if self.anchor_exists(url) is False:
+            page = url.partition("#")[0]
+            report.fixed += 1
+            report.details.append(
+                {
+                    "kind": "docs",
+                    "citation": url,
+                    "action": "fixed",
+                    "to": page,
+                    "reason": "no such section on the page",
+                }
+            )
+            return page
+        report.valid += 1
+        return url
 
     def article_exists(self, article_id: str) -> bool:
         """The KB has an article with this id."""
@@ -257,8 +296,8 @@ class CitationChecker:
         def fix_md(m: re.Match[str]) -> str:
             report.checked += 1
             if self.page_exists(m.group("url")):
-                report.valid += 1
-                return m.group(0)
+                url = self._checked_anchor(m.group("url"), report)
+                return m.group(0) if url == m.group("url") else f"[{m.group('text')}]({url})"
             _removed(report, "docs", m.group("url"), "no such page or article")
             return m.group("text")
 
@@ -279,8 +318,7 @@ class CitationChecker:
                 tail = m.group(0)[len(url) :]
                 report.checked += 1
                 if self.page_exists(url):
-                    report.valid += 1
-                    return m.group(0)
+                    return self._checked_anchor(url, report) + tail
                 return _removed(report, "docs", url, "no such page or article") + tail
 
             out.append(URL_RE.sub(fix_bare, part))

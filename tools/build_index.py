@@ -139,8 +139,31 @@ def main(argv: list[str] | None = None) -> int:
             f"{name}: {s.added} added, {s.updated} updated, {s.removed} removed, "
             f"{s.unchanged} unchanged ({s.seconds:.1f}s)"
         )
+    problems = source_problems(sources)
+    for problem in problems:
+        print(f"WARNING: {problem}", file=sys.stderr)
+    if problems:
+        print(
+            "index built with the problems above: fix the source settings (docs/sources.md)",
+            file=sys.stderr,
+        )
+        return 2
     print(f"index ready in {time.perf_counter() - start:.1f}s at {settings.index_dir}")
     return 0
+
+
+def source_problems(sources: Sources) -> list[str]:
+    """What the indexed sources say is wrong with them: 0 pages, files no reader takes.
+
+    A source that yields nothing answers every question with "nothing found"; saying so here,
+    with the folder and the formats found, is what lets its owner fix the setting.
+    """
+    out: list[str] = []
+    for name, backend in indexed_sources(sources):
+        report = getattr(backend, "report", None)
+        if callable(report):
+            out.extend(f"{name}: {problem}" for problem in report().problems)
+    return out
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
@@ -13,7 +15,9 @@ from tools.search.embeddings import configured_embedder
 from tools.settings import SourceSettings
 from tools.sources.corpus import FolderCorpus, UrlRule, repo_prefix
 from tools.sources.corpus_language import description_note, weak_match_note
+from tools.sources.profiles import SiteOptions, detect_site
 from tools.sources.render import render_document_parts, render_hits
+from tools.sources.site import Site
 
 MAX_RESULTS = 20
 
@@ -32,16 +36,45 @@ def docs_source(settings: SourceSettings) -> Any:
     root = settings.docs_dir
     if root is None or not root.is_dir():
         return None
-    prefix = "" if settings.docs_base_url else repo_prefix(root)
-    rule = UrlRule(settings.docs_base_url, settings.docs_strip_prefixes, prefix)
     return FolderCorpus(
         root,
         "docs",
         settings.index_dir,
-        rule,
+        docs_url_rule(settings, root),
         language=settings.docs_lang,
         embedder=configured_embedder(settings.embeddings),
+        site=docs_site(settings, root),
+        hide_release_notes=settings.docs_release_notes == "hide",
     )
+
+
+def docs_url_rule(settings: SourceSettings, root: Path) -> UrlRule:
+    """The configured URL rule: base URL and prefixes; repo-relative paths without a base URL."""
+    prefix = "" if settings.docs_base_url else repo_prefix(root)
+    return UrlRule(settings.docs_base_url, settings.docs_strip_prefixes, prefix)
+
+
+def docs_site(settings: SourceSettings, root: Path) -> Site:
+    """The docs folder's site profile: detected from its config files, the settings put over it."""
+    rule = docs_url_rule(settings, root)
+    site = detect_site(
+        root,
+        SiteOptions(
+            generator=settings.docs_generator,
+            base_url=rule.base_url,
+            strip_prefixes=rule.strip_prefixes,
+            path_prefix=rule.path_prefix,
+            url_style=settings.docs_url_style,
+            slug=settings.docs_slug,
+            nav=settings.docs_nav,
+            include=settings.docs_include,
+            exclude=settings.docs_exclude,
+        ),
+    )
+    # A folder inside this repository without a base URL is cited by its repo-relative path.
+    if not site.base_url and rule.path_prefix:
+        site = replace(site, path_prefix=rule.path_prefix)
+    return site
 
 
 class SearchDocsArgs(BaseModel):

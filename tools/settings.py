@@ -18,6 +18,27 @@ def _split(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
 
 
+# The values the docs-site settings take (tools/sources/profiles.py, tools/sources/slugs.py).
+GENERATOR_CHOICES = ("auto", "mkdocs", "sphinx", "docusaurus", "mintlify", "html", "markdown")
+URL_STYLE_CHOICES = ("auto", "plain", "directory", "html")
+SLUG_CHOICES = (
+    "auto",
+    "mintlify",
+    "github",
+    "python-markdown",
+    "python-markdown-unicode",
+    "docutils",
+)
+
+
+def _choice(value: str, choices: tuple[str, ...], name: str) -> str:
+    """A setting that takes one of a closed set of values; anything else fails loudly, by name."""
+    value = (value or choices[0]).lower()
+    if value not in choices:
+        raise ValueError(f"DOCS_AGENT_DOCS_{name}={value!r}: use one of {', '.join(choices)}")
+    return value
+
+
 def _path(value: str) -> Path:
     path = Path(value).expanduser()
     return path if path.is_absolute() else (REPO_ROOT / path)
@@ -42,6 +63,15 @@ class SourceSettings:
     embeddings: str = "use"
     # The language the docs and KB pages are written in, as the search tools tell the model.
     corpus_language: str = "English"
+    # The docs site (tools/sources/profiles.py, docs/sources.md): `auto` values are detected.
+    docs_generator: str = "auto"
+    docs_url_style: str = "auto"
+    docs_slug: str = "auto"
+    docs_nav: str = "auto"
+    docs_include: tuple[str, ...] = ()
+    docs_exclude: tuple[str, ...] = ()
+    # `hide`: release notes pages answer only questions about a release; `keep`: like any page.
+    docs_release_notes: str = "hide"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> SourceSettings:
@@ -67,4 +97,17 @@ class SourceSettings:
             code_timeout_s=float(get("DOCS_AGENT_CODE_TIMEOUT_S", "10") or 10),
             embeddings=get("DOCS_AGENT_EMBEDDINGS", "use") or "use",
             corpus_language=get("DOCS_AGENT_CORPUS_LANGUAGE", "English") or "English",
+            docs_generator=_choice(
+                get("DOCS_AGENT_DOCS_GENERATOR", "auto"), GENERATOR_CHOICES, "GENERATOR"
+            ),
+            docs_url_style=_choice(
+                get("DOCS_AGENT_DOCS_URL_STYLE", "auto"), URL_STYLE_CHOICES, "URL_STYLE"
+            ),
+            docs_slug=_choice(get("DOCS_AGENT_DOCS_SLUG", "auto"), SLUG_CHOICES, "SLUG"),
+            docs_nav=_choice(get("DOCS_AGENT_DOCS_NAV", "auto"), ("auto", "off"), "NAV"),
+            docs_include=_split(get("DOCS_AGENT_DOCS_INCLUDE", "")),
+            docs_exclude=_split(get("DOCS_AGENT_DOCS_EXCLUDE", "")),
+            docs_release_notes=_choice(
+                get("DOCS_AGENT_DOCS_RELEASE_NOTES", "hide"), ("hide", "keep"), "RELEASE_NOTES"
+            ),
         )

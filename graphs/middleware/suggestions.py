@@ -26,6 +26,7 @@ from pydantic import BaseModel, ValidationError
 from graphs import models
 from graphs.context import Context, context_of
 from graphs.messages import is_ai
+from graphs.offline.suggestions import clean_topic
 from graphs.prompts import ASSISTANT_HEADER, USER_HEADER, suggestions_prompt
 
 log = logging.getLogger(__name__)
@@ -82,13 +83,25 @@ def parse_suggestions(text: str, limit: int) -> list[dict[str, Any]]:
         except (json.JSONDecodeError, ValidationError) as exc:
             error = exc
             continue
-        items = [s for s in parsed.suggests if s.prompt.strip()]
+        # A model that copied a heading verbatim may bring its markup along (`{ #id }`,
+        # `[x][pkg.Obj]`): users see labels and send prompts, so both are cleaned.
+        items = [s for s in parsed.suggests if clean_topic(s.prompt)]
         items.sort(key=lambda s: s.position if s.position is not None else 1_000)
         return [
-            {"label": (s.label or "").strip() or None, "prompt": s.prompt.strip(), "position": i}
+            {
+                "label": clean_topic(s.label or "") or None,
+                "prompt": clean_suggestion(s.prompt),
+                "position": i,
+            }
             for i, s in enumerate(items[:limit])
         ]
     raise ValueError(f"invalid suggestions JSON: {error}")
+
+
+def clean_suggestion(prompt: str) -> str:
+    """A suggested prompt without markup, its closing question mark kept."""
+    cleaned = clean_topic(prompt)
+    return cleaned + "?" if prompt.strip().endswith("?") and not cleaned.endswith("?") else cleaned
 
 
 def transcript(messages: Sequence[BaseMessage]) -> str:

@@ -159,3 +159,30 @@ def test_progress_bar_draws_in_place_on_a_terminal() -> None:
     bar(10, 10)
     assert out.getvalue().count("\r") == 2 and "[#####     ] 5/10" in out.getvalue()
     assert out.getvalue().endswith("\n")
+
+
+def test_make_index_fails_loudly_on_a_source_that_yields_no_pages(
+    tmp_path: Path,
+    index_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    docs = tmp_path / "sphinx-docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text("project = 'x'\n")
+    (docs / "index.rst").write_text("Title\n=====\n\nText.\n")
+    (docs / "guide.adoc").write_text("= Guide\n")
+    for name, value in {
+        "DOCS_AGENT_DOCS_DIR": str(docs),
+        "DOCS_AGENT_KB_DIR": "",
+        "DOCS_AGENT_CODE_ROOTS": "",
+        "DOCS_AGENT_INDEX_DIR": str(index_dir),
+        # No reader for .rst here, whatever is installed: the folder yields nothing.
+        "DOCS_AGENT_DOCS_GENERATOR": "markdown",
+    }.items():
+        monkeypatch.setenv(name, value)
+    load_sources.cache_clear()
+    assert build_index.main(["--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "yields 0 pages" in err and str(docs) in err and ".adoc" in err
+    assert "index ready" not in capsys.readouterr().out

@@ -35,7 +35,9 @@ from tools.search.workers import Task, analysed
 from tools.sources.mdx import Section
 from tools.text import index_terms
 
-SCHEMA_VERSION = 35  # 35: bold around a code span is stripped from snippet prose too
+SCHEMA_VERSION = (
+    36  # 36: pages read by site profile (MkDocs, Docusaurus, ...): anchors, URLs, clean text
+)
 # Searches read the file through a memory map (a quarter faster than read calls); syncs and the
 # one full scan that loads the scorer's arrays do not, so they do not map, and count as
 # resident, the whole file.

@@ -1,12 +1,18 @@
-"""A folder of Markdown/MDX files kept in a `SearchIndex`: the shared engine of docs and KB folders."""
+"""A docs or KB folder kept in a `SearchIndex`: the shared engine of docs and KB folders.
+
+The folder's site profile (tools/sources/site.py, detected by tools/sources/profiles.py) says
+which files are pages, which reader takes each (tools/sources/readers.py), and the URL and
+anchors the real site gives them; the index sees only the readers' `Page` records.
+"""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tools.search import Document, Hit, SearchIndex, SourceFile, SyncStats, index_path
@@ -16,7 +22,11 @@ from tools.search.fusion import fuse, lexical_weight, unread_words
 from tools.search.phrases import RERANK_DEPTH
 from tools.search.vectors import VectorStore
 from tools.settings import REPO_ROOT
-from tools.sources.mdx import Page, parse_markdown
+from tools.sources.mdx import Page
+from tools.sources.profiles import SiteOptions, detect_site
+from tools.sources.readers import has_reader, read_page
+from tools.sources.release_notes import RELEASE_NOTES, about_release, is_release_notes
+from tools.sources.site import DOCUMENT_SUFFIXES, Site
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +77,43 @@ def no_collection(rel: str) -> str:
     return ""
 
 
+def plain_site(rule: UrlRule) -> Site:
+    """The profile of a folder read as plain Markdown with this URL rule (KB folders, tests)."""
+    return Site(
+        base_url=rule.base_url, strip_prefixes=rule.strip_prefixes, path_prefix=rule.path_prefix
+    )
+
+
+@dataclass
+class SourceReport:
+    """What listing a folder found: its pages, and document files no reader on this site takes."""
+
+    root: Path
+    generator: str
+    config: str
+    pages: int
+    unread: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def problems(self) -> list[str]:
+        """Loud, plain sentences about a source that yields nothing or skips files; [] when fine."""
+        out: list[str] = []
+        found = ", ".join(f"{n} {suffix}" for suffix, n in sorted(self.unread.items()))
+        config = f" (site: {self.generator}{', ' + self.config if self.config else ''})"
+        if self.pages == 0:
+            out.append(
+                f"{self.root} yields 0 pages{config}"
+                + (
+                    f"; files found that no reader takes: {found}"
+                    if found
+                    else "; no page files found"
+                )
+            )
+        elif found:
+            out.append(f"{self.root}: files no reader takes were skipped{config}: {found}")
+        return out
+
+
 @dataclass
 class FolderPages:
     """How a folder's files are read and parsed: plain data, so worker processes get a copy.
@@ -80,19 +127,44 @@ class FolderPages:
     collection_for: Callable[[str], str]
     url_from_meta: str | None
     paths: dict[str, str] = field(default_factory=dict)
+    site: Site = field(default_factory=Site)
+    mark_release_notes: bool = False
 
     def read(self, key: str) -> bytes:
         """The file's bytes."""
         return (self.root / self.paths[key]).read_bytes()
 
     def parse(self, key: str, raw: bytes) -> tuple[Page, str, str]:
-        """The file's page, citation URL and collection."""
+        """The file's page, citation URL and collection.
+
+        The navigation's title wins over the page's own, as the generator shows it. Release
+        notes pages of a docs folder get the collection `release-notes` (kept out of answers
+        unless the question is about a release: `FolderCorpus.ranked`).
+        """
         rel = self.paths[key]
-        page = parse_markdown(rel, raw.decode("utf-8", errors="replace"), self.language)
-        url = self.url_rule.url_for(rel)
+        page = read_page(rel, raw, self.site, self.root, self.language)
+        nav_title = self.site.title_for(rel)
+        if nav_title:
+            page.title = nav_title
+            if page.sections and page.sections[0].level == 0:
+                page.sections[0].heading = nav_title
+        url = self.site.url_for(rel, page.meta)
+        if self.site.generator == "html" and isinstance(page.meta.get("canonical"), str):
+            url = page.meta["canonical"]  # a built page that names its own address
         if self.url_from_meta and isinstance(page.meta.get(self.url_from_meta), str):
             url = page.meta[self.url_from_meta]
-        return page, url, self.collection_for(rel)
+        # Extra ids (explicit targets, labels) and the nav position ride in the page's metadata,
+        # which the index stores as it is; `with_section_ids` puts the ids back on the sections.
+        ids = {sec.anchor: list(sec.ids) for sec in page.sections if sec.ids}
+        if ids:
+            page.meta["section_ids"] = json.dumps(ids)
+        position = self.site.nav_position(rel)
+        if position is not None:
+            page.meta["nav_position"] = position
+        collection = self.collection_for(rel)
+        if self.mark_release_notes and not collection and is_release_notes(rel, page.title):
+            collection = RELEASE_NOTES
+        return page, url, collection
 
 
 class FolderCorpus:
@@ -117,6 +189,8 @@ class FolderCorpus:
         collection_for: Callable[[str], str] = no_collection,
         url_from_meta: str | None = None,
         embedder: Embedder | None = None,
+        site: Site | None = None,
+        hide_release_notes: bool = True,
     ) -> None:
         self.root = root.resolve()
         self.kind = kind
@@ -125,37 +199,86 @@ class FolderCorpus:
         self.key_for = key_for
         self.collection_for = collection_for
         self.url_from_meta = url_from_meta
-        identity = f"{kind}|{self.root}|{url_rule}|{language}"
+        if site is None:
+            # A docs folder's generator is detected from its config; a KB folder is plain Markdown.
+            site = (
+                detect_site(
+                    self.root,
+                    SiteOptions(
+                        base_url=url_rule.base_url,
+                        strip_prefixes=url_rule.strip_prefixes,
+                        path_prefix=url_rule.path_prefix,
+                    ),
+                )
+                if kind == "docs"
+                else plain_site(url_rule)
+            )
+        self.site = site
+        self.hide_release_notes = hide_release_notes
+        identity = f"{kind}|{self.root}|{url_rule}|{language}|{site}|{hide_release_notes}"
         self.index = SearchIndex(index_path(index_dir, kind, identity))
-        self.pages = FolderPages(self.root, language, url_rule, collection_for, url_from_meta)
+        self.pages = FolderPages(
+            self.root,
+            language,
+            url_rule,
+            collection_for,
+            url_from_meta,
+            site=site,
+            mark_release_notes=hide_release_notes and kind == "docs",
+        )
+        self.last_report: SourceReport | None = None
         self.embedder = embedder
         self.vectors = VectorStore.beside(self.index.db_path, embedder) if embedder else None
         self._synced = False
         self._lock = threading.Lock()
 
     def files(self) -> list[SourceFile]:
-        """Every Markdown file under the root, with what tells a change (mtime, size)."""
+        """Every page file under the root, with what tells a change (mtime, size).
+
+        A page is a file the site profile counts as one (navigation, include/exclude globs,
+        partials and snippets left out) and a reader takes. Document files no reader takes are
+        counted in `last_report`, so a folder in an unread format is reported, not silently empty.
+        """
         out: list[SourceFile] = []
+        unread: dict[str, int] = {}
         self.pages.paths.clear()
         for dirpath, dirnames, filenames in os.walk(self.root):
             dirnames[:] = sorted(
                 d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
             )
             for name in sorted(filenames):
-                if not name.endswith(SUFFIXES) or name.startswith("."):
+                if name.startswith("."):
                     continue
                 full = os.path.join(dirpath, name)
+                rel = os.path.relpath(full, self.root).replace(os.sep, "/")
+                if not has_reader(self.site.reader_for(rel)):
+                    suffix = os.path.splitext(name)[1].lower()
+                    if suffix in DOCUMENT_SUFFIXES and not self.site.is_part(rel):
+                        unread[suffix] = unread.get(suffix, 0) + 1
+                    continue
+                if not self.site.is_page(rel):
+                    continue
                 # A linked page is served only when it stays inside the folder: every user can
                 # read every indexed page, so a link must not pull in a file from elsewhere.
                 if os.path.islink(full) and not self._inside(full):
                     log.warning("skipped %s: a link out of %s", full, self.root)
                     continue
-                rel = os.path.relpath(full, self.root).replace(os.sep, "/")
                 st = os.stat(full)
                 key = self.key_for(rel)
                 self.pages.paths[key] = rel
                 out.append(SourceFile(key, st.st_mtime, st.st_size))
+        self.last_report = SourceReport(
+            self.root, self.site.generator, self.site.config, len(out), unread
+        )
         return out
+
+    def report(self) -> SourceReport:
+        """What the folder yields (lists it when not yet listed): pages, and unread files."""
+        if self.last_report is None:
+            with self._lock:
+                self.files()
+        assert self.last_report is not None
+        return self.last_report
 
     def _inside(self, path: str) -> bool:
         return Path(os.path.realpath(path)).is_relative_to(Path(os.path.realpath(self.root)))
@@ -174,6 +297,8 @@ class FolderCorpus:
         """
         with self._lock:
             files = self.files()
+            for problem in self.last_report.problems if self.last_report else []:
+                log.warning("%s source: %s", self.kind, problem)
             stats = self.index.sync(files, self.pages.read, self.pages.parse, progress, workers)
             if self.vectors is not None:
                 self._sync_vectors(stats)
@@ -249,7 +374,28 @@ class FolderCorpus:
     def ranked(
         self, query: str, limit: int, collections: list[str] | None = None, snippets: bool = True
     ) -> list[Hit]:
-        """The lexical ranking, fused with the section vectors when it is weak."""
+        """The lexical ranking, fused with the section vectors when it is weak.
+
+        Release notes pages are left out unless the question is about a release
+        (tools/sources/release_notes.py): a long changelog names every feature once, and would
+        otherwise answer every question with a one-line entry.
+        """
+        hits = self._ranked(
+            query,
+            limit + (RERANK_DEPTH if self._hides(query, collections) else 0),
+            collections,
+            snippets,
+        )
+        if self._hides(query, collections):
+            hits = [h for h in hits if h.collection != RELEASE_NOTES]
+        return hits[:limit]
+
+    def _hides(self, query: str, collections: list[str] | None) -> bool:
+        return self.pages.mark_release_notes and not collections and not about_release(query)
+
+    def _ranked(
+        self, query: str, limit: int, collections: list[str] | None = None, snippets: bool = True
+    ) -> list[Hit]:
         self.ensure_synced()
         if self.vectors is None:
             return self.index.search(query, limit, collections, snippets=snippets)
@@ -272,12 +418,28 @@ class FolderCorpus:
     def find(self, ref: str) -> Document | None:
         """A page by key, URL or path."""
         self.ensure_synced()
-        return self.index.find(ref)
+        return with_section_ids(self.index.find(ref))
 
     def get(self, key: str) -> Document | None:
         """A page by exact key."""
         self.ensure_synced()
-        return self.index.get(key)
+        return with_section_ids(self.index.get(key))
+
+
+def with_section_ids(doc: Document | None) -> Document | None:
+    """The stored page with each section's extra ids back from its metadata (`FolderPages.parse`)."""
+    raw = doc.meta.get("section_ids") if doc is not None else None
+    if doc is None or not isinstance(raw, str):
+        return doc
+    try:
+        ids = json.loads(raw)
+    except ValueError:
+        return doc
+    doc.sections = [
+        replace(sec, ids=tuple(ids.get(sec.anchor, ()))) if sec.anchor in ids else sec
+        for sec in doc.sections
+    ]
+    return doc
 
 
 def _log_progress(kind: str) -> Callable[[int, int], None]:

@@ -1,18 +1,28 @@
-"""Loader for real-world Markdown and Mintlify MDX: frontmatter, headings, code fences, JSX.
+"""Reader of Markdown (CommonMark + GFM) and MDX (Mintlify, Docusaurus): frontmatter, headings, code, JSX.
 
 Pages are kept whole, with their heading hierarchy, because an assistant that reads the whole
 page answers better than one that sees 500-token chunks. Anything that cannot be parsed is kept
 as plain text (with a warning) rather than dropped.
+
+`Page` and `Section` are the records every reader produces (tools/sources/contract.py): the
+search index, the renderer and the citation check read only those. What a generator adds on top
+of Markdown (MkDocs extensions: tools/sources/mkdocs.py) is rewritten to plain Markdown before
+this parser runs; what several generators share is read here: explicit heading ids
+(`## Title {#id}`, attr_list and Docusaurus), `:::tip` admonitions (Docusaurus), reference links
+whose target is a name, not a URL (`[BaseModel][pkg.BaseModel]`, autorefs), shown as their text.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+
+from tools.sources.slugs import Anchors, mintlify
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +34,23 @@ _HEADING_RE = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _JSX_TAG_RE = re.compile(r"</?[A-Z][A-Za-z0-9.]*(?:\s+[^<>]*?)?/?>")
 _HTML_COMMENT_RE = re.compile(r"<!--.*?-->|\{/\*.*?\*/\}", re.DOTALL)
 _LANGUAGE_BLOCK_RE = re.compile(r":::(python|js|ts|javascript|typescript)")
+# A Docusaurus admonition's opening line (`:::tip`, `:::note Title`, `:::info[Title]`, `::::`
+# when nested) and its closing line (`:::`).
+_ADMONITION_OPEN_RE = re.compile(r"^(:{3,})([A-Za-z][\w-]*)(?:\[(.*?)\]|\s+(.*?))?\s*(\{.*\})?$")
+_ADMONITION_CLOSE_RE = re.compile(r"^:{3,}$")
+# An attribute list at a heading's end (`## Title {#id}`, `{ #id .class }`, `{: #id }`).
+_HEADING_ATTRS_RE = re.compile(
+    r"\s*\{:?\s*((?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))(?:\s+(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)))*)\s*\}\s*$"
+)
+_ATTR_ID_RE = re.compile(r"(?:^|\s)#([\w:.-]+)")
+# `[text][ref]` / `[text][]` (reference links; autorefs name a Python object), and a reference
+# definition line `[ref]: url`.
+_REF_LINK_RE = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\[([^\[\]]*)\]")
+_REF_DEF_RE = re.compile(r"^ {0,3}\[([^\]]+)\]:\s+(\S+)")
+_REF_DEF_LINE_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]: +(\S+)", re.M)
+# Inline markup dropped from a heading's text before its slug is taken.
+_INLINE_LINK_RE = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
+_HTML_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
 _IMPORT_EXPORT_RE = re.compile(r"^\s*(import|export)\s")
 _BLANK_RUN_RE = re.compile(r"\n{3,}")
 # libyaml's parser when installed (same objects, several times faster), else PyYAML's own.
@@ -34,13 +61,44 @@ _TITLE_ATTR_RE = re.compile(
 
 
 @dataclass
+class CodeBlock:
+    """A fenced code block of a section: its language (`""` when the fence names none) and code."""
+
+    language: str
+    code: str
+
+
+_CODE_FENCE_RE = re.compile(
+    r"^([ \t]*)(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*\n(.*?)^\1\2[`~]*[ \t]*$", re.M | re.S
+)
+
+
+@dataclass
 class Section:
-    """One heading and the text under it (up to the next heading of any level)."""
+    """One heading and the text under it (up to the next heading of any level).
+
+    `anchor` is the id the site gives the heading (cited as `url#anchor`); `ids` are the other
+    ids the site serves for the same section (explicit targets, labels), which open it too.
+    """
 
     heading: str
     level: int
     text: str
     anchor: str
+    ids: tuple[str, ...] = ()
+
+    @property
+    def anchors(self) -> tuple[str, ...]:
+        """Every id that opens this section on the site, the cited one first."""
+        return tuple(dict.fromkeys(a for a in (self.anchor, *self.ids) if a))
+
+    @property
+    def code_blocks(self) -> list[CodeBlock]:
+        """The fenced code blocks of the section's text, each with its language."""
+        return [
+            CodeBlock(m.group(3).lower(), m.group(4).rstrip("\n"))
+            for m in _CODE_FENCE_RE.finditer(self.text)
+        ]
 
 
 @dataclass
@@ -52,6 +110,19 @@ class Page:
     description: str
     sections: list[Section]
     meta: dict[str, Any] = field(default_factory=dict)
+
+    def heading_paths(self) -> list[tuple[str, ...]]:
+        """Each section's heading trail, page title first (`("Models", "Fields", "Aliases")`)."""
+        trail: list[tuple[int, str]] = []
+        out: list[tuple[str, ...]] = []
+        for s in self.sections:
+            while trail and trail[-1][0] >= s.level > 0:
+                trail.pop()
+            if s.level > 0:
+                trail.append((s.level, s.heading))
+            heads = [h for _, h in trail]
+            out.append(tuple([self.title, *(h for h in heads if h != self.title)]))
+        return out
 
     @property
     def body(self) -> str:
@@ -66,9 +137,78 @@ class Page:
 
 
 def slugify(heading: str) -> str:
-    """GitHub/Mintlify-style anchor for a heading."""
-    slug = re.sub(r"[^\w\s-]", "", heading.lower()).strip()
-    return re.sub(r"[\s]+", "-", slug)
+    """GitHub/Mintlify-style anchor for a heading (the default rule; others: tools/sources/slugs.py)."""
+    return mintlify(plain_heading(heading))
+
+
+def plain_heading(heading: str, collapse: bool = True) -> str:
+    """A heading's text as the site shows it: links and autorefs as their text, no tags or ids.
+
+    Inline code keeps its backticks (it reads as code); slug rules drop them with the rest of
+    the punctuation, as the generators do. `collapse=False` keeps runs of spaces, which some
+    slug rules turn into one hyphen each (github-slugger).
+    """
+    text = _HEADING_ATTRS_RE.sub("", heading)
+    text = _REF_LINK_RE.sub(lambda m: m.group(2), text)
+    text = _INLINE_LINK_RE.sub(lambda m: m.group(1), text)
+    text = _HTML_TAG_RE.sub("", text)
+    text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|<>])", r"\1", text)  # Markdown escapes
+    text = text.replace("**", "").replace("__", "")
+    return re.sub(r"\s+", " ", text).strip() if collapse else text.strip()
+
+
+def split_heading_attrs(heading: str) -> tuple[str, str]:
+    """A heading's text and the explicit id of its attribute list (`## Title {#id}`), or ``."""
+    m = _HEADING_ATTRS_RE.search(heading)
+    if not m:
+        return heading, ""
+    ids = _ATTR_ID_RE.findall(m.group(1))
+    return heading[: m.start()].rstrip(), ids[0] if ids else ""
+
+
+def resolve_reference_links(text: str) -> str:
+    """Reference links read as links or text: `[x][ref]` with a definition becomes `[x](url)`.
+
+    Without a definition the target names an object, not a URL (autorefs: `[BaseModel][pkg.Obj]`,
+    `[pkg.Obj][]`); the site renders such a link as its text, and so does this reader. Lines that
+    only define a reference are dropped. Code is left alone.
+    """
+    if "][" not in text and "]: " not in text:
+        return text
+    defs: dict[str, str] = {}
+    if "]: " in text:
+        for d in _REF_DEF_LINE_RE.finditer(text):
+            defs[d.group(1).strip().lower()] = d.group(2).strip("<>")
+        if not defs and "][" not in text:
+            return text
+
+    def repl(m: re.Match[str]) -> str:
+        label, ref = m.group(2), m.group(3).strip() or m.group(2)
+        url = defs.get(ref.lower())
+        if url is None:
+            return label
+        return f"{m.group(1)}[{label}]({url})"
+
+    out: list[str] = []
+    for chunk, is_code in _split_code(text):
+        if is_code:
+            out.append(chunk)
+            continue
+        lines = [ln for ln in chunk.split("\n") if not (defs and _REF_DEF_RE.match(ln))]
+        out.append(_REF_LINK_RE.sub(repl, "\n".join(lines)))
+    return "".join(out)
+
+
+def _split_code(text: str) -> list[tuple[str, bool]]:
+    """The text cut into prose and fenced code, in order (inline code spans stay in the prose)."""
+    out: list[tuple[str, bool]] = []
+    pos = 0
+    for m in _CODE_FENCE_RE.finditer(text):
+        out.append((text[pos : m.start()], False))
+        out.append((m.group(0), True))
+        pos = m.end()
+    out.append((text[pos:], False))
+    return out
 
 
 def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
@@ -103,20 +243,51 @@ def read_frontmatters(text: str) -> tuple[dict[str, Any], str]:
 
 
 def resolve_language_blocks(body: str, language: str) -> str:
-    """Keep `:::python` … `:::` blocks for the configured language and drop the others."""
+    """Keep `:::python` … `:::` blocks for the configured language and drop the others.
+
+    Other `:::name` blocks are admonitions (Docusaurus `:::tip Title` … `:::`): their fences go,
+    their title stays as a bold line, their body as text. Lines inside code fences are left alone.
+    """
     out: list[str] = []
     keep = True
     in_block = False
+    admonitions = 0
+    fence: str | None = None
     for line in body.splitlines():
         stripped = line.strip()
-        if stripped.startswith(":::") and _LANGUAGE_BLOCK_RE.fullmatch(stripped):
-            block_lang = stripped[3:]
-            block_lang = "js" if block_lang in {"ts", "javascript", "typescript"} else block_lang
-            in_block, keep = True, block_lang == language
+        m = _FENCE_RE.match(line)
+        if fence is not None:
+            if m and m.group(2)[0] == fence[0] and len(m.group(2)) >= len(fence):
+                fence = None
+            if keep:
+                out.append(line)
             continue
-        if stripped == ":::" and in_block:
-            in_block, keep = False, True
-            continue
+        if m:
+            fence = m.group(2)
+        elif stripped.startswith(":::"):
+            if _LANGUAGE_BLOCK_RE.fullmatch(stripped):
+                block_lang = stripped[3:]
+                block_lang = (
+                    "js" if block_lang in {"ts", "javascript", "typescript"} else block_lang
+                )
+                in_block, keep = True, block_lang == language
+                continue
+            if _ADMONITION_CLOSE_RE.match(stripped):
+                if admonitions:
+                    admonitions -= 1
+                elif in_block:
+                    in_block, keep = False, True
+                continue
+            opened = _ADMONITION_OPEN_RE.match(stripped)
+            if opened:
+                admonitions += 1
+                title = (opened.group(3) or opened.group(4) or "").strip()
+                if keep and title:
+                    out.extend((f"**{title}**", ""))
+                continue
+        if admonitions and stripped.endswith(" :::"):
+            admonitions -= 1  # an admonition closed at the end of its last line
+            line = line.rstrip()[:-4]
         if keep:
             out.append(line)
     return "\n".join(out)
@@ -138,20 +309,67 @@ def _clean_prose(line: str) -> str:
     return line
 
 
-def parse_markdown(path: str, text: str, language: str = "python") -> Page:
-    """Parse Markdown/MDX into a `Page`; never raises on malformed input."""
+# `import Name from '/snippets/x.mdx'` (MDX), and where `<Name />` puts that file's content.
+_MDX_IMPORT_RE = re.compile(
+    r"""^import[ \t]+([A-Za-z_]\w*)[ \t]+from[ \t]+['"]([^'"\n]+\.mdx?)['"];?[ \t]*$""", re.M
+)
+MAX_IMPORT_DEPTH = 3
+
+ImportLoader = Callable[[str], str | None]
+
+
+def inline_imports(body: str, load: ImportLoader, depth: int = 0) -> str:
+    """MDX imports of Markdown files resolved: each `<Name />` replaced by the imported file's body.
+
+    Mintlify and Docusaurus pages import shared snippets (code samples, tabs of examples) and
+    place them with a component tag; without this the page would lose them. `load(spec)` gives
+    the imported file's text, or None (the tag is then dropped, as before).
+    """
+    names = {m.group(1): m.group(2) for m in _MDX_IMPORT_RE.finditer(body)}
+    if not names:
+        return body
+    tag = re.compile(r"<(" + "|".join(map(re.escape, names)) + r")\b[^<>]*/>")
+
+    def repl(m: re.Match[str]) -> str:
+        text = load(names[m.group(1)])
+        if text is None:
+            return ""
+        _, inner = split_frontmatter(text.replace("\r\n", "\n"))
+        if depth + 1 < MAX_IMPORT_DEPTH:
+            inner = inline_imports(inner, load, depth + 1)
+        return "\n" + inner.strip("\n") + "\n"
+
+    return tag.sub(repl, body)
+
+
+def parse_markdown(
+    path: str,
+    text: str,
+    language: str = "python",
+    slug: str = "mintlify",
+    load_import: ImportLoader | None = None,
+) -> Page:
+    """Parse Markdown/MDX into a `Page`; never raises on malformed input.
+
+    `slug` names the generator's heading-anchor rule (tools/sources/slugs.py); `load_import`
+    reads the Markdown files MDX imports name (`inline_imports`), None leaves them out.
+    """
     try:
-        return _parse(path, text, language)
+        if load_import is not None and "\nimport " in text:
+            text = inline_imports(text, load_import)
+        return _parse(path, text, language, slug)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
         log.warning("could not parse %s (%s); indexing it as plain text", path, exc)
         title = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         return Page(path, title, "", [Section(title, 1, text, slugify(title))], {"plain": True})
 
 
-def _parse(path: str, text: str, language: str) -> Page:
+def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
     meta, body = read_frontmatters(text.replace("\r\n", "\n"))
     body = _HTML_COMMENT_RE.sub("", body)
     body = resolve_language_blocks(body, language)
+    body = resolve_reference_links(body)
+    anchors = Anchors(slug)
     title = str(meta.get("title") or "").strip()
     description = str(meta.get("description") or "").strip()
 
@@ -189,8 +407,12 @@ def _parse(path: str, text: str, language: str) -> Page:
         h = _HEADING_RE.match(raw.strip()) if not raw.startswith("    ") else None
         if h:
             flush()
-            heading = _clean_prose(h.group(2)).strip().strip("*").strip()
-            current = Section(heading, len(h.group(1)), "", slugify(heading))
+            source, explicit = split_heading_attrs(h.group(2))
+            source = _clean_prose(source)
+            heading = plain_heading(source).strip("*").strip()
+            slug_text = plain_heading(source, collapse=False).strip("*").strip()
+            anchor = anchors.take(explicit) if explicit else anchors.heading(slug_text)
+            current = Section(heading, len(h.group(1)), "", anchor)
             buf = []
             continue
         cleaned = _clean_prose(raw)

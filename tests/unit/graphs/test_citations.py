@@ -163,3 +163,27 @@ def test_words_after_kb_in_a_title_are_not_citations() -> None:
 
     text = "**Docs, KB and code sources › Setup** — docs/sources.md\nSee KB faq/retention and KB 360012."
     assert extract_citations(text)["kb"] == ["faq/retention", "360012"]
+
+
+def test_a_cited_anchor_must_be_a_section_of_the_page(index_dir: Path) -> None:
+    """The MkDocs fixture: explicit ids and extra ids are sections; an invented anchor is dropped."""
+    site = REPO / "tests" / "fixtures" / "sites" / "mkdocs" / "docs"
+    settings = SourceSettings.from_env(
+        {
+            "DOCS_AGENT_DOCS_DIR": str(site),
+            "DOCS_AGENT_KB_DIR": "",
+            "DOCS_AGENT_INDEX_DIR": str(index_dir),
+            "DOCS_AGENT_CODE_ROOTS": "",
+        }
+    )
+    checker = CitationChecker(load_sources(settings))
+    page = "https://docs.example.org/concepts/models/"
+    text = (
+        f"See [usage]({page}#basic-model-usage), {page}#model-methods and "
+        f"[the validators]({page}#check-it-check-it)."
+    )
+    out, report = checker.check(text)
+    assert out == (
+        f"See [usage]({page}#basic-model-usage), {page}#model-methods and [the validators]({page})."
+    )
+    assert (report.checked, report.valid, report.fixed, report.removed) == (3, 2, 1, 0)

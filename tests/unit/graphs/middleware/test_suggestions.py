@@ -168,16 +168,38 @@ def _cited_answer() -> str:
 
 
 @pytest.mark.parametrize(
-    ("question", "lang", "template"),
+    ("question", "lang", "expected"),
     [
-        ("How do I stream tokens?", "en", "What does the documentation say about “{}”?"),
-        ("Как стримить токены?", "ru", "Что в документации сказано о «{}»?"),
-        ("Jak przesyłać tokeny strumieniowo?", "pl", "Co dokumentacja mówi o „{}”?"),
-        ("Come posso trasmettere i token?", "it", "Cosa dice la documentazione su «{}»?"),
+        (
+            "How do I stream tokens?",
+            "en",
+            ["What are subgraph namespaces?", "How do I install?"],
+        ),
+        (
+            "Как стримить токены?",
+            "ru",
+            [
+                "Что в документации сказано о «Subgraph namespaces»?",
+                "Что в документации сказано о «Install»?",
+            ],
+        ),
+        (
+            "Jak przesyłać tokeny strumieniowo?",
+            "pl",
+            ["Co dokumentacja mówi o „Subgraph namespaces”?", "Co dokumentacja mówi o „Install”?"],
+        ),
+        (
+            "Come posso trasmettere i token?",
+            "it",
+            [
+                "Cosa dice la documentazione su «Subgraph namespaces»?",
+                "Cosa dice la documentazione su «Install»?",
+            ],
+        ),
     ],
 )
 def test_offline_suggestions_are_questions_about_the_cited_headings_in_users_language(
-    question: str, lang: str, template: str
+    question: str, lang: str, expected: list[str]
 ) -> None:
     assert detect_language(question) == lang
     conv = [HumanMessage(content=question), AIMessage(content=_cited_answer())]
@@ -185,10 +207,40 @@ def test_offline_suggestions_are_questions_about_the_cited_headings_in_users_lan
         [SystemMessage(content=suggestions_prompt(3)), HumanMessage(content=transcript(conv))]
     )
     got = parse_suggestions(str(reply.content), 3)
-    assert [s["label"] for s in got] == ["Subgraph namespaces", "Install"]
-    assert [s["prompt"] for s in got] == [
-        template.format("Subgraph namespaces"),
-        template.format("Install"),
+    assert [s["prompt"] for s in got] == expected
+    # The label is the question too (cut at a word when long), never a bare heading.
+    assert all(s["label"].endswith(("?", "…")) for s in got)
+
+
+@pytest.mark.parametrize(
+    ("topic", "page", "question"),
+    [
+        ("Import `Form` { #import-form }", "Forms", "How do I import `Form`?"),
+        ("Using the annotated pattern", "Validators", "How do I use the annotated pattern?"),
+        ("Set up the client", "", "How do I set up the client?"),
+        ("Stream modes", "Streaming", "What are stream modes?"),
+        ("Pipeline API", "Pipelines", "What is Pipeline API?"),
+        ("Feedback", "Streaming", "What should I know about feedback in Streaming?"),
+        (
+            "[`model_dump`][pydantic.BaseModel.model_dump] options",
+            "",
+            "What are `model_dump` options?",
+        ),
+        ('!!! note "Why use it?"', "", "Why use it?"),
+    ],
+)
+def test_offline_follow_ups_read_as_the_next_question_a_user_asks(
+    topic: str, page: str, question: str
+) -> None:
+    from graphs.offline.suggestions import follow_up_question
+
+    assert follow_up_question(topic, page, "en") == question
+
+
+def test_model_suggestions_lose_markup_they_copied_from_headings() -> None:
+    reply = '{"suggests": [{"label": "Check it { #check-it }", "prompt": "How do I use [BaseModel][pydantic.BaseModel]?"}]}'
+    assert parse_suggestions(reply, 3) == [
+        {"label": "Check it", "prompt": "How do I use BaseModel?", "position": 0}
     ]
 
 
@@ -205,7 +257,11 @@ def test_offline_suggestions_offer_the_unread_sections_first() -> None:
         "**Sources:**", "**More on these pages:** Stream modes · Resume a stream\n\n**Sources:**"
     )
     got = _offline_suggestions_for(answer)
-    assert [s["label"] for s in got] == ["Stream modes", "Resume a stream", "Subgraph namespaces"]
+    assert [s["prompt"] for s in got] == [
+        "What are stream modes?",
+        "How do I resume a stream?",
+        "What are subgraph namespaces?",
+    ]
 
 
 def test_nothing_found_still_gets_suggestions_the_closest_topics_or_starters() -> None:
@@ -233,4 +289,6 @@ def test_offline_suggestions_read_deep_agent_bullets_too() -> None:
     reply = OfflineChatModel().invoke(
         [SystemMessage(content=suggestions_prompt(1)), HumanMessage(content=transcript(conv))]
     )
-    assert [s["label"] for s in parse_suggestions(str(reply.content), 1)] == ["Subgraph namespaces"]
+    assert [s["prompt"] for s in parse_suggestions(str(reply.content), 1)] == [
+        "What are subgraph namespaces?"
+    ]

@@ -1,0 +1,99 @@
+"""The built-HTML reader: main content only, headings with the ids the page serves, code blocks
+with their language, the canonical URL; navigation, sidebars, footers and hidden text dropped."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tools.sources.html_site import HtmlSite, parse_html
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "html_site"
+BASE = "https://docs.example.org/en/stable/"
+
+
+def test_a_sphinx_page() -> None:
+    page = HtmlSite(FIXTURE, BASE).parse("how-to/fixtures.html")
+    assert page.meta["canonical"] == "https://docs.example.org/en/stable/how-to/fixtures.html"
+    assert page.meta["url"] == page.meta["canonical"]
+    assert page.title == "How to use fixtures"
+    assert page.description == "How to use fixtures in tests."
+    records = [(s.heading, s.level, s.anchor, s.ids) for s in page.sections]
+    assert records == [
+        ("How to use fixtures", 1, "how-to-use-fixtures", ("fixtures", "how-to-fixtures")),
+        ("“Requesting” fixtures", 2, "requesting-fixtures", ()),
+        ("Fixture scopes", 2, "fixture-scopes", ("id1",)),
+        ("pytest.fixture(scope)", 3, "pytest.fixture", ()),
+    ]
+    top, requesting, scopes, fixture = (s.text for s in page.sections)
+    assert top == "**See also:** About fixtures"
+    assert requesting == (
+        "At a basic level, test functions request fixtures by declaring them as `arguments`, "
+        "see [dependency injection](https://example.org/di).\n\n"
+        "```python\nimport pytest\n\n\n@pytest.fixture\ndef fruit_bowl():\n    return []\n```\n\n"
+        "**Note:** Fixtures can request other fixtures.\n\n"
+        '- one item with **bold**\n\n- two\n\n  ```toml\n  [tool.pytest]\n  addopts = "-ra"\n  ```'
+    )
+    assert scopes == (
+        "| scope | lifetime |\n|---|---|\n| `function` | one test \\| the default |\n"
+        "| `session` | the run |"
+    )
+    assert fixture == "Decorator to mark a fixture factory function."
+    body = page.body
+    for furniture in (
+        "Example docs",
+        "Home",
+        "Copyright",
+        "Invisible text",
+        "DOCUMENTATION_OPTIONS",
+        "¶",
+    ):
+        assert furniture not in body, furniture
+
+
+def test_an_mkdocs_page() -> None:
+    page = HtmlSite(FIXTURE, BASE).parse("index.html")
+    assert "canonical" not in page.meta
+    assert page.meta["url"] == "https://docs.example.org/en/stable/index.html"
+    assert [(s.heading, s.anchor) for s in page.sections] == [
+        ("Welcome", "welcome"),
+        ("Check it", "check-it"),
+    ]
+    welcome, check = (s.text for s in page.sections)
+    assert (
+        welcome
+        == "Install it:\n\n```bash\npip install example\n```\n\n**Tip:** Use a virtual environment."
+    )
+    assert check == '**Warning:** Be careful.\n\n```python\nprint("hi")\n```'
+    assert "Navigation links" not in page.body and "Made with MkDocs" not in page.body
+
+
+def test_site_files_skip_assets() -> None:
+    assert HtmlSite(FIXTURE).source_files() == ["how-to/fixtures.html", "index.html"]
+    assert HtmlSite(FIXTURE).url_for("index.html") == "index.html"
+
+
+def test_docusaurus_and_prism_code_lines() -> None:
+    html = """<html><body><nav>menu</nav><main><article>
+    <header><h1>Getting started</h1></header>
+    <div class="theme-doc-markdown markdown">
+    <h2 class="anchor" id="install">Install<a href="#install" class="hash-link">​</a></h2>
+    <div class="language-js codeBlockContainer"><pre class="prism-code language-js"><code>
+    <span class="token-line">const a = 1;</span><span class="token-line">console.log(a);</span></code></pre></div>
+    </div><footer>Edit this page</footer></article></main></body></html>"""
+    page = parse_html("getting-started.html", html)
+    assert [(s.heading, s.level, s.anchor) for s in page.sections] == [
+        ("Getting started", 1, ""),
+        ("Install", 2, "install"),
+    ]
+    assert page.sections[1].text == "```js\nconst a = 1;\nconsole.log(a);\n```"
+    assert "Edit this page" not in page.body and "menu" not in page.body
+
+
+def test_malformed_html_never_raises() -> None:
+    for html in ("", "<", "<html><body><h1>x", "\x00\udcff<p>t</p>", "<div>" * 5000):
+        page = parse_html("bad.html", html)
+        assert page.title
+    page = parse_html("t.html", "<title>Only a title</title><p>Loose <b>text</b>.</p>")
+    assert page.title == "Only a title"
+    assert re.sub(r"\s+", " ", page.sections[0].text) == "Loose **text**."

@@ -1,0 +1,456 @@
+"""The reStructuredText reader: the records it must produce for Sphinx markup.
+
+Golden records on small pages: section ids as the built site serves them (docutils `make_id`,
+`idN` when taken, labels, Sphinx's `SortIds`), code blocks with their language, roles shown as
+their text, Sphinx directives as text or navigation, object descriptions with their ids, and
+includes confined to the docs folder.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tools.sources.mdx import Page, Section
+from tools.sources.rst import RstOptions, parse_rst
+from tools.sources.rst_sphinx import eval_only, sphinx_make_id
+from tools.sources.sphinx_site import SphinxSite
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "sphinx_site"
+SPHINX = RstOptions(
+    default_role="literal",
+    crossref_types=frozenset({"fixture", "hook"}),
+    object_types=frozenset({"globalvar"}),
+)
+# What must never reach a title, a text or a snippet (code blocks and code spans excepted).
+LEFTOVER = re.compile(r"^\s*\.\. |:ref:|(?<![\w`]):[\w:+.-]+:`|(?<!:)::[ \t]*$|\{ #", re.MULTILINE)
+
+
+def prose(text: str) -> str:
+    """The text without fenced blocks and code spans (code may show markup as code)."""
+    text = re.sub(r"^(`{3,}).*?^\1", "", text, flags=re.DOTALL | re.MULTILINE)
+    return re.sub(r"``.+?``|`[^`\n]+`", "", text)
+
+
+def leftovers(page: Page) -> list[str]:
+    """Leftover markup in a page's headings and texts."""
+    return [
+        m.group(0)
+        for s in page.sections
+        for part in (s.heading, prose(s.text))
+        for m in LEFTOVER.finditer(part)
+    ]
+
+
+def anchors(section: Section) -> tuple[str, ...]:
+    """Every id that opens the section: its anchor, then the other ids it serves."""
+    return tuple(dict.fromkeys(i for i in (section.anchor, *section.ids) if i))
+
+
+def section(page: Page, heading: str) -> Section:
+    return next(s for s in page.sections if s.heading == heading)
+
+
+def test_section_ids_follow_docutils_and_sphinx() -> None:
+    page = parse_rst(
+        "ids.rst",
+        """
+.. _`tmp_path factory`:
+.. _top:
+
+1. Yield fixtures (recommended)
+===============================
+
+.. _skipif:
+
+Skipping
+--------
+
+``skipif``
+~~~~~~~~~~
+
+.. _`import-modes`:
+
+Import modes
+------------
+
+Skipping
+--------
+
+.. _`@pytest.fixture`:
+.. _`pytest.fixture`:
+
+Fixtures reference
+------------------
+""",
+        SPHINX,
+    )
+    # The primary id (anchor) comes first; the order of the labels after it is docutils'.
+    ids = [(s.heading, s.anchor, (s.anchor, *sorted(s.ids))) for s in page.sections]
+    assert ids == [
+        (
+            "1. Yield fixtures (recommended)",
+            "yield-fixtures-recommended",
+            ("yield-fixtures-recommended", "tmp-path-factory", "top"),
+        ),
+        ("Skipping", "skipping", ("skipping", "skipif")),
+        # The label above the parent took `skipif`: the subsection is `idN`.
+        ("`skipif`", "id1", ("id1",)),
+        # A label with the section's own id: Sphinx serves the label, `idN` moves last.
+        ("Import modes", "import-modes", ("import-modes", "id2")),
+        ("Skipping", "id3", ("id3",)),
+        # Two labels with one make_id: the second is `idN`.
+        (
+            "Fixtures reference",
+            "fixtures-reference",
+            ("fixtures-reference", "id4", "pytest-fixture"),
+        ),
+    ]
+    assert page.title == "1. Yield fixtures (recommended)"
+
+
+def test_code_blocks_keep_their_language() -> None:
+    page = parse_rst(
+        "code.rst",
+        """
+Code
+====
+
+.. code-block:: toml
+
+    [tool.pytest]
+    addopts = ["-ra"]
+
+.. sourcecode:: pytest
+
+    $ pytest -q
+
+Plain literal::
+
+    x = 1
+
+.. highlight:: python
+
+After highlight::
+
+    y = 2
+
+>>> 1 + 1
+2
+""",
+        SPHINX,
+    )
+    text = page.sections[0].text
+    assert '```toml\n[tool.pytest]\naddopts = ["-ra"]\n```' in text
+    assert "```pytest\n$ pytest -q\n```" in text
+    assert "Plain literal:\n\n```\nx = 1\n```" in text
+    assert "After highlight:\n\n```python\ny = 2\n```" in text
+    assert "```pycon\n>>> 1 + 1\n2\n```" in text
+    assert not leftovers(page)
+
+
+def test_roles_show_their_text() -> None:
+    page = parse_rst(
+        "roles.rst",
+        """
+Roles
+=====
+
+See :ref:`the tutorial <tmp_path factory example>` and :ref:`assert-details`;
+:func:`pytest.raises`, :func:`~pytest.approx`, :meth:`Config.getoption`,
+:class:`title <pytest.Mark>`, :py:class:`pathlib.Path`, :confval:`addopts`,
+:option:`--basetemp`, :envvar:`CI`, :fixture:`capsys`, :hook:`pytest_addoption`,
+:issue:`123`, :pr:`45`, :user:`someone`, :pypi:`pytest-xdist`, :pep:`8`,
+:doc:`how-to/fixtures`, :abbr:`LIFO (last-in, first-out)`, :unknown:`kept text`,
+`single backquotes`, ``double``.
+""",
+        SPHINX,
+    )
+    assert page.sections[0].text == (
+        "See the tutorial and assert details; `pytest.raises()`, `approx()`, "
+        "`Config.getoption()`, `title`, `pathlib.Path`, `addopts`, `--basetemp`, `CI`, "
+        "`capsys`, `pytest_addoption`, #123, #45, @someone, pytest-xdist, PEP 8, fixtures, "
+        "LIFO (last-in, first-out), kept text, `single backquotes`, `double`."
+    )
+
+
+def test_default_role_is_the_projects() -> None:
+    text = "T\n=\n\nA `name` here.\n"
+    assert "A `name` here." in parse_rst("a.rst", text, SPHINX).sections[0].text
+    # Without a default role, docutils renders title references (emphasis), not code.
+    assert "A *name* here." in parse_rst("a.rst", text, RstOptions()).sections[0].text
+    # `.. default-role::` on one page does not leak into the next.
+    parse_rst("b.rst", ".. default-role:: math\n\nT\n=\n\n`x`\n", SPHINX)
+    assert "A `name` here." in parse_rst("a.rst", text, SPHINX).sections[0].text
+
+
+def test_admonitions_and_versions_are_labelled_text() -> None:
+    page = parse_rst(
+        "notes.rst",
+        """
+Notes
+=====
+
+.. note::
+
+   Use ``tmp_path``.
+
+.. warning:: Careful.
+
+.. seealso:: :ref:`fixtures`
+
+.. versionadded:: 8.1
+   The ``strict`` flag.
+
+.. versionchanged:: 9.0
+
+   Now the default.
+
+.. deprecated:: 7.0
+
+.. versionremoved:: 8.0
+   Gone.
+
+.. admonition:: Custom title
+
+   Body.
+""",
+        SPHINX,
+    )
+    text = page.sections[0].text
+    for expected in (
+        "**Note:** Use `tmp_path`.",
+        "**Warning:** Careful.",
+        "**See also:** fixtures",
+        "**Added in version 8.1:** The `strict` flag.",
+        "**Changed in version 9.0:** Now the default.",
+        "**Deprecated since version 7.0:**",
+        "**Removed in version 8.0:** Gone.",
+        "**Custom title:** Body.",
+    ):
+        assert expected in text, expected
+    assert not leftovers(page)
+
+
+def test_toctree_only_and_tabs() -> None:
+    page = parse_rst(
+        "index.rst",
+        """
+Index
+=====
+
+.. toctree::
+   :maxdepth: 2
+   :caption: Guides
+
+   getting-started
+   How-to <how-to/index>
+
+.. only:: html
+
+   On the web.
+
+.. only:: latex
+
+   In the PDF.
+
+.. tab:: Linux
+
+   ``apt install``
+
+.. tab:: Windows
+
+   ``choco install``
+""",
+        SPHINX,
+    )
+    text = page.sections[0].text
+    assert "getting-started" not in text and "Guides" not in text
+    assert page.meta["toctrees"] == [
+        {
+            "entries": [
+                {"title": "", "target": "getting-started"},
+                {"title": "How-to", "target": "how-to/index"},
+            ],
+            "glob": False,
+            "hidden": False,
+            "caption": "Guides",
+        }
+    ]
+    assert "On the web." in text and "In the PDF." not in text
+    assert "**Linux:** `apt install`" in text and "**Windows:** `choco install`" in text
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("html", True),
+        ("latex", False),
+        ("not latex", True),
+        ("html and not latex", True),
+        ("latex or (html and not epub)", True),
+        ("not (html or latex)", False),
+    ],
+)
+def test_only_expressions(expression: str, expected: bool) -> None:
+    assert eval_only(expression, frozenset({"html", "format_html", "builder_html"})) is expected
+
+
+def test_object_descriptions_are_sections_with_the_sites_ids() -> None:
+    page = SphinxSite(FIXTURE).parse("reference.rst")
+    found = {s.heading: anchors(s) for s in page.sections}
+    assert found["capsys"] == ("capsys", "std-fixture-capsys")
+    assert found["_pytest.capture.capsys"] == ("_pytest.capture.capsys",)
+    assert found["pytest_addoption"] == ("pytest_addoption", "std-hook-pytest_addoption")
+    assert found["addopts"] == ("confval-addopts",)
+    assert found["CI"] == ("envvar-CI",)
+    assert found["-x, --exitfirst"] == ("cmdoption-x", "cmdoption-exitfirst")
+    assert found["collect_ignore"] == ("globalvar-collect_ignore",)
+    assert found["pytest.Mark"] == ("pytest.Mark",)
+    assert found["pytest.approx(expected, rel=None, abs=None)"] == ("pytest.approx",)
+    ci = section(page, "CI")
+    assert ci.level == 3
+    assert ci.text.startswith("When set to a non-empty value, pytest acknowledges")
+    assert "- **Type**: `list[str]`" in section(page, "addopts").text
+    assert "| two | second \\| row |" in page.sections[-1].text
+    assert not leftovers(page)
+
+
+def test_sphinx_ids_keep_case_dots_and_underscores() -> None:
+    assert sphinx_make_id("envvar-CI") == "envvar-CI"
+    assert sphinx_make_id("std:hook-pytest_addoption") == "std-hook-pytest_addoption"
+    assert sphinx_make_id("cmdoption--k") == "cmdoption-k"
+    assert sphinx_make_id("pytest.approx") == "pytest.approx"
+
+
+def test_includes_are_resolved_inside_the_docs_folder_only() -> None:
+    page = SphinxSite(FIXTURE).parse("how-to/skipping.rst")
+    text = "\n".join(s.text for s in page.sections)
+    assert "Text from an included fragment, with a `literal`." in text
+    assert (
+        '```python\ndef pytest_addoption(parser):\n    parser.addoption("--cmdopt"' in text
+    )  # literalinclude :pyobject:, language from the file
+    assert "must never be read" not in text
+    assert "[project]" not in text  # ../../../../pyproject.toml escapes the docs folder
+    assert page.meta["includes"] == ["_include/snippet.rst"]
+    assert len(page.meta["warnings"]) == 2
+    assert all("outside the docs folder" in w for w in page.meta["warnings"])
+
+
+def test_a_symlink_out_of_the_docs_folder_is_refused(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "link.txt").symlink_to(secret)
+    text = "T\n=\n\n.. include:: link.txt\n\n.. literalinclude:: link.txt\n"
+    page = parse_rst("page.rst", text, RstOptions(root=docs), source_path=docs / "page.rst")
+    assert "TOP SECRET" not in page.body
+    assert len(page.meta["warnings"]) == 2
+    # Without a docs folder every include is refused.
+    page = parse_rst("page.rst", text, RstOptions())
+    assert "TOP SECRET" not in page.body
+
+
+def test_unknown_directives_and_roles_keep_their_text_without_errors() -> None:
+    page = parse_rst(
+        "x.rst",
+        """
+Title
+=====
+
+.. dropdown:: Click me
+   :open:
+
+   Hidden :kbd:`Ctrl` text with :weird-role:`shown`.
+
+.. some-generator::
+
+.. c:function:: int f(void)
+
+   A C function.
+""",
+        SPHINX,
+    )
+    text = page.body
+    assert "**Click me:** Hidden `Ctrl` text with shown." in text
+    assert "A C function." in text
+    assert "System Message" not in text and "ERROR" not in text
+    assert not leftovers(page)
+
+
+def test_orphan_field_and_meta_description_are_metadata() -> None:
+    page = parse_rst(
+        "o.rst",
+        ":orphan:\n:tocdepth: 2\n\n.. meta::\n   :description: About it.\n\nTitle\n=====\n\nBody.\n",
+        SPHINX,
+    )
+    assert page.meta["orphan"] is True
+    assert page.meta["tocdepth"] == "2"
+    assert page.description == "About it."
+    assert page.body == "# Title\n\nBody."
+
+
+def test_lists_definitions_options_and_substitutions() -> None:
+    page = parse_rst(
+        "l.rst",
+        """
+Lists
+=====
+
+- one
+- two with ``code``
+
+  .. code-block:: ini
+
+      [pytest]
+
+#. first
+#. second
+
+term
+    Its definition.
+
+-k EXPR   Only run matching tests.
+
+Version |release| is out.
+""",
+        RstOptions(default_role="literal", substitutions={"release": "9.2"}),
+    )
+    text = page.sections[0].text
+    assert "- one\n\n- two with `code`\n\n  ```ini\n  [pytest]\n  ```" in text
+    assert "1. first\n2. second" in text
+    assert "- **term**: Its definition." in text
+    assert "- **`-k EXPR`**: Only run matching tests." in text
+    assert "Version 9.2 is out." in text
+
+
+def test_malformed_input_never_raises() -> None:
+    for text in (
+        "",
+        "\x00\x01 binary \udcff",
+        "=====\nTitle\n==\n",
+        ".. code-block::\n",
+        "+---+\n| a |\n+--+\n",
+        ":ref:`unclosed",
+        ".. literalinclude::\n",
+        ".. toctree::\n   :glob:\n\n   *\n",
+        "* " * 2000,
+    ):
+        page = parse_rst("bad.rst", text, SPHINX)
+        assert isinstance(page, Page)
+
+
+def test_a_parser_failure_keeps_the_page_as_plain_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    from docutils.parsers.rst import Parser
+
+    def broken(self: Parser, inputstring: str, document: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(Parser, "parse", broken)
+    page = parse_rst("how-to/x.rst", "Title\n=====\n\nBody text.\n", SPHINX)
+    assert page.meta["plain"] is True
+    assert "Body text." in page.sections[0].text
+    assert page.title == "x"

@@ -1,0 +1,71 @@
+"""A Sphinx folder as a site: conf.py read without running it, pages, URLs, toctree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tools.sources.sphinx_site import (
+    SphinxConfig,
+    SphinxSite,
+    excluded,
+    read_conf,
+    toctree_blocks,
+)
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "sphinx_site"
+
+
+def test_conf_py_is_read_not_executed() -> None:
+    # The fixture's conf.py starts by importing a module that does not exist.
+    config = read_conf(FIXTURE / "conf.py")
+    assert config.html_baseurl == "https://docs.example.org/en/stable/"
+    assert config.root_doc == "index"
+    assert config.default_role == "literal"
+    assert config.exclude_patterns == ("_build", "old_*", "*/attic*")
+    assert config.crossref_types == {"fixture", "hook"}
+    assert config.object_types == {"globalvar"}
+    assert config.substitutions == {"release": "9.2"}
+
+
+def test_a_broken_conf_py_gives_sphinx_defaults(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text("html_baseurl = (\n")
+    assert read_conf(tmp_path / "conf.py") == SphinxConfig()
+    (tmp_path / "conf.py").write_text("master_doc = 'contents'\nhtml_baseurl = BASE + '/'\n")
+    config = read_conf(tmp_path / "conf.py")
+    assert config.root_doc == "contents" and config.html_baseurl == ""
+
+
+def test_pages_urls_and_navigation() -> None:
+    site = SphinxSite(FIXTURE)
+    files = site.source_files()
+    assert files == ["_include/snippet.rst", "how-to/skipping.rst", "index.rst", "reference.rst"]
+    parsed = {rel: site.parse(rel) for rel in files}
+    # The fragment pulled in by `.. include::` is not a page; the orphan root page is.
+    assert site.pages(parsed) == ["how-to/skipping.rst", "index.rst", "reference.rst"]
+    assert site.url_for("how-to/skipping.rst") == (
+        "https://docs.example.org/en/stable/how-to/skipping.html"
+    )
+    assert site.url_for("index.rst") == "https://docs.example.org/en/stable/index.html"
+    nav = site.navigation(parsed)
+    assert nav.reachable == ["index", "how-to/skipping", "reference"]
+    assert nav.parent_of("reference") == "index"
+    assert nav.parent_of("index") is None
+    assert site.quick_navigation() == nav
+
+
+def test_toctree_blocks_follow_indentation() -> None:
+    text = "Intro\n\n.. toctree::\n   :hidden:\n\n   a\n   b\n\nAfter.\n\n.. only:: html\n\n   .. toctree::\n\n      c\n"
+    assert toctree_blocks(text) == [
+        ".. toctree::\n   :hidden:\n\n   a\n   b\n",
+        ".. toctree::\n\n   c",
+    ]
+
+
+def test_sphinx_exclude_globs() -> None:
+    assert excluded("_build/html/x.rst", ["_build"])
+    assert excluded("old_notes.rst", ["old_*"])
+    assert not excluded("how-to/old_notes.rst", ["old_*"])  # `*` stays in one folder
+    assert excluded("how-to/old_notes.rst", ["**/old_*"])
+    assert excluded("example/attic.rst", ["*/attic*"])
+    assert not excluded("example/attic.rst", ["*attic*"])
+    assert excluded("a/b/c.rst", ["a/**"])

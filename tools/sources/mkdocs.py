@@ -1,0 +1,363 @@
+"""Reader of MkDocs / Material pages: their Markdown extensions rewritten to plain Markdown, then parsed.
+
+MkDocs pages are Markdown plus Python-Markdown and pymdownx extensions that a CommonMark
+reader shows as raw text, each handled here the way the built site shows it:
+
+- admonitions and collapsibles (`!!! note "Title"`, `??? tip`, `???+`) and content tabs
+  (`=== "Tab"`): the marker line becomes the title in bold, the indented body is dedented;
+- pymdownx blocks (`/// tip | Title` … `///`) and mkdocstrings (`::: pkg.Obj` + options): the
+  same, the object's name kept as code;
+- `--8<--` snippets, inline and as blocks, with line ranges and named sections, resolved from the
+  snippet folders (mkdocs.yml `base_path`, else the project and docs folders), so the code
+  examples that live in included files reach the index; nested up to a small depth;
+- attribute lists: a heading's `{ #id }` is its anchor (the Markdown reader keeps it), empty
+  anchors `[](){#id}` and standalone `{#id}` lines become extra ids of their section,
+  `{ .class }` anywhere is dropped, a fence's `{ .python title="x" }` keeps its language;
+- code annotations: the `# (1)!` markers go from the code, the numbered notes stay as text;
+- emoji shortcodes, `{{ placeholder }}`s of build hooks and layout HTML (`<div markdown>`) go.
+
+This is a line rewriter, not Python-Markdown itself: running the real extensions needs the
+site's own plugins and hooks installed (Material, mkdocstrings, project hooks), which a docs
+folder does not bring along, and their output is HTML that would then have to be read back.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from tools.sources.mdx import Page, Section, parse_markdown, split_frontmatter
+
+log = logging.getLogger(__name__)
+
+MAX_SNIPPET_DEPTH = 4
+MAX_SNIPPET_BYTES = 1 << 20
+
+_FENCE_RE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
+# `!!! note "Title"`, `??? tip`, `???+ example "T"`, `=== "Tab"`, `===! "Tab"`, `===+ "Tab"`.
+_BLOCK_RE = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<mark>!!!|\?\?\?\+?|===[!+]?)[ \t]*(?P<kind>[\w-]+(?:[ \t]+[\w-]+)*)?"
+    r'(?:[ \t]*"(?P<title>.*)")?[ \t]*$'
+)
+# `/// type | Title` opens a pymdownx block, `///` closes it.
+_SLASH_OPEN_RE = re.compile(
+    r"^(?P<indent>[ \t]*)/{3,}[ \t]*(?P<kind>[\w-]+)[ \t]*(?:\|[ \t]*(?P<title>.*?))?[ \t]*$"
+)
+_SLASH_CLOSE_RE = re.compile(r"^[ \t]*/{3,}[ \t]*$")
+# `::: package.module.Object` (mkdocstrings), then indented YAML options.
+_AUTODOC_RE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+(?P<name>[\w.:-]+)[ \t]*$")
+# `--8<-- "file"` (inline) and a bare `--8<--` line opening/closing a block of file names.
+_SNIPPET_LINE_RE = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<escape>;?)-{1,}8<-{1,}[ \t]+(?P<q>['\"])(?P<path>.*?)(?P=q)[ \t]*$"
+)
+_SNIPPET_BLOCK_RE = re.compile(r"^[ \t]*-{1,}8<-{1,}[ \t]*$")
+_SNIPPET_SECTION_RE = re.compile(r"-{1,}8<-{1,}[ \t]*\[(start|end):([\w-]+)\]")
+# Empty anchors `[](){#id}`, a standalone attribute line `{#id}` / `{: .class }`.
+_EMPTY_ANCHOR_RE = re.compile(r"\[\]\(\)\{:?[ \t]*#([\w:.-]+)[^}]*\}")
+_ATTR_LINE_RE = re.compile(r"^[ \t]*\{:?[ \t]*([^{}]*)\}[ \t]*$")
+_ATTR_ID_RE = re.compile(r"(?:^|\s)#([\w:.-]+)")
+# A trailing or inline attribute list after a link, image, span or paragraph: `{ .md-button }`.
+_INLINE_ATTRS_RE = re.compile(
+    r"(?<=[)\]`*\w.!?:])\{:?[ \t]*(?:[.#][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[\w.-]+))(?:[ \t]+(?:[.#][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[\w.-]+)))*[ \t]*\}"
+)
+# A code annotation marker at a code line's end: `# (1)!`, `// (2)`, `<!-- (3) -->`.
+_ANNOTATION_RE = re.compile(r"[ \t]*(?:#|//|--|;|/\*|<!--)[ \t]*\(\d+\)!?[ \t]*(?:\*/|-->)?[ \t]*$")
+_EMOJI_RE = re.compile(r":(?:material|octicons|fontawesome|simple|twemoji)-[\w-]+:")
+_PLACEHOLDER_RE = re.compile(r"\{\{[^{}\n]*\}\}")
+_LAYOUT_TAG_RE = re.compile(
+    r"</?(?:div|span|p|br|center|section|article|figure|figcaption|small|sup|sub|details|summary|h[1-6])\b[^<>]*>",
+    re.IGNORECASE,
+)
+_HTML_HEADING_RE = re.compile(r"^[ \t]*<h([1-6])\b[^<>]*>(.*?)</h\1>[ \t]*$", re.IGNORECASE)
+# Where an id that is no heading is kept until the sections are known.
+_ID_MARK = "\u2063id:"
+_ID_MARK_RE = re.compile("\u2063id:([\\w:.-]+)\u2063")
+
+
+def _indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+class SnippetFiles:
+    """Where `--8<--` names are looked up, and the folder no included file may come from outside of."""
+
+    def __init__(self, dirs: tuple[str, ...], confine: str) -> None:
+        """Keep the lookup folders and the confining root (both absolute)."""
+        self.dirs = tuple(Path(d) for d in dirs)
+        self.confine = Path(confine).resolve() if confine else None
+
+    def read(self, name: str, page_dir: Path | None) -> str | None:
+        """The included file's text, or None when it is not found inside the confining root."""
+        name = name.strip()
+        if not name or "://" in name:
+            return None  # a URL snippet would need the network: not at index time
+        candidates = [d / name for d in self.dirs]
+        if page_dir is not None:
+            candidates.append(page_dir / name)
+        for path in candidates:
+            try:
+                real = path.resolve()
+                if self.confine is not None and not real.is_relative_to(self.confine):
+                    continue
+                if real.is_file() and real.stat().st_size <= MAX_SNIPPET_BYTES:
+                    return real.read_text("utf-8", errors="replace")
+            except OSError:
+                continue
+        return None
+
+
+def resolve_snippets(
+    text: str, files: SnippetFiles, page_dir: Path | None = None, depth: int = 0
+) -> str:
+    """The text with every `--8<--` include replaced by the file (or lines, or section) it names.
+
+    A name that cannot be found is dropped with a warning, as pymdownx does with `check_paths`
+    off: the page must still read. `;--8<--` is an escaped marker and stays as the text `--8<--`.
+    """
+    if "8<" not in text:
+        return text
+    out: list[str] = []
+    block: list[str] | None = None
+    for line in text.split("\n"):
+        if _SNIPPET_BLOCK_RE.match(line):
+            if block is None:
+                block = []
+            else:
+                for name in block:
+                    out.extend(_include(name, "", files, page_dir, depth))
+                block = None
+            continue
+        if block is not None:
+            if line.strip() and not line.strip().startswith(";"):
+                block.append(line.strip())
+            continue
+        m = _SNIPPET_LINE_RE.match(line)
+        if m:
+            if m.group("escape"):
+                out.append(line.replace(";", "", 1))
+                continue
+            out.extend(_include(m.group("path"), m.group("indent"), files, page_dir, depth))
+            continue
+        if _SNIPPET_SECTION_RE.search(line):
+            continue  # a section marker inside an included file
+        out.append(line)
+    return "\n".join(out)
+
+
+def _include(
+    spec: str, indent: str, files: SnippetFiles, page_dir: Path | None, depth: int
+) -> list[str]:
+    """The lines a snippet name stands for: the whole file, `file:3:9` lines, or `file:name` section."""
+    name, start, end, section = spec, 0, 0, ""
+    ranged = re.match(r"^(.*?):(-?\d*):?(-?\d*)$", spec)
+    named = re.match(r"^(.*?):([A-Za-z_][\w-]*)$", spec)
+    if ranged and (ranged.group(2) or ranged.group(3)) and not Path(spec).suffix.endswith(":"):
+        name = ranged.group(1)
+        start = int(ranged.group(2) or 0)
+        end = int(ranged.group(3) or 0)
+    elif named and "." in named.group(1):
+        name, section = named.group(1), named.group(2)
+    text = files.read(name, page_dir)
+    if text is None:
+        log.warning("snippet %r not found; left out", spec)
+        return []
+    lines = text.replace("\r\n", "\n").rstrip("\n").split("\n")
+    if section:
+        lines = _section_lines(lines, section)
+    elif start or end:
+        lines = lines[max(start - 1, 0) : end or None]
+    if depth + 1 < MAX_SNIPPET_DEPTH:
+        lines = resolve_snippets("\n".join(lines), files, page_dir, depth + 1).split("\n")
+    return [indent + ln if ln else ln for ln in lines]
+
+
+def _section_lines(lines: list[str], section: str) -> list[str]:
+    out: list[str] = []
+    inside = False
+    for line in lines:
+        m = _SNIPPET_SECTION_RE.search(line)
+        if m and m.group(2) == section:
+            inside = m.group(1) == "start"
+            continue
+        if inside:
+            out.append(line)
+    return out
+
+
+def rewrite_extensions(text: str) -> str:
+    """MkDocs / Material block and inline syntax as plain Markdown (snippets already resolved)."""
+    return "\n".join(_rewrite(text.split("\n")))
+
+
+def _block_body(lines: list[str], start: int, indent: int) -> tuple[list[str], int]:
+    """The indented body of a block opened at `start - 1` (lines indented deeper, or blank)."""
+    body: list[str] = []
+    i = start
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() and _indent_of(line) <= indent:
+            break
+        body.append(line)
+        i += 1
+    while body and not body[-1].strip():
+        body.pop()
+        i -= 1
+    pad = min((_indent_of(ln) for ln in body if ln.strip()), default=indent + 4)
+    return [ln[pad:] if ln.strip() else "" for ln in body], i
+
+
+# Admonition types (Material's, and the blocks' generic ones): their title is shown alone. A
+# block of another type (`/// version-added | v2.10`) reads as "Version added: v2.10".
+_PLAIN_KINDS = frozenset(
+    "note abstract summary tldr info todo tip hint important success check done question help faq "
+    "warning caution attention failure fail missing danger error bug example quote cite details "
+    "admonition tab html caption api".split()
+)
+
+
+def _title_line(indent: str, kind: str | None, title: str | None) -> list[str]:
+    """The bold title the built site shows for a block; the type's name when it has no title."""
+    name = (kind or "").split()[0] if kind else ""
+    label = name.replace("-", " ").replace("_", " ").capitalize()
+    if title is not None and title.strip():
+        text = title.strip() if not name or name.lower() in _PLAIN_KINDS else f"{label}: {title}"
+    else:
+        text = label
+    return [f"{indent}**{text.strip()}**", ""] if text.strip() else []
+
+
+def _rewrite(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    fence: str | None = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        f = _FENCE_RE.match(line)
+        if fence is not None:
+            if (
+                f
+                and f.group(2)[0] == fence[0]
+                and len(f.group(2)) >= len(fence)
+                and not f.group(3).strip()
+            ):
+                fence = None
+                out.append(line)
+            else:
+                out.append(_ANNOTATION_RE.sub("", line))
+            continue
+        if f:
+            fence = f.group(2)
+            out.append(f.group(1) + f.group(2) + _fence_language(f.group(3)))
+            continue
+        block = _BLOCK_RE.match(line)
+        if block and (block.group("kind") or block.group("title") is not None):
+            body, i = _block_body(lines, i, _indent_of(line))
+            # The body is flattened to the left margin, not re-indented under a list item it may
+            # sit in: four spaces would read as a code block to every later reader of the text.
+            out.extend(_title_line("", block.group("kind"), block.group("title")))
+            out.extend(_rewrite(body))
+            out.append("")
+            continue
+        slash = _SLASH_OPEN_RE.match(line)
+        if slash:
+            out.extend(
+                _title_line(slash.group("indent"), slash.group("kind"), slash.group("title"))
+            )
+            continue
+        if _SLASH_CLOSE_RE.match(line):
+            continue
+        autodoc = _AUTODOC_RE.match(line)
+        if autodoc:
+            _, i = _block_body(lines, i, _indent_of(line))  # its YAML options
+            out.append(f"{autodoc.group('indent')}`{autodoc.group('name')}`")
+            continue
+        out.append(_rewrite_prose(line))
+    return out
+
+
+def _fence_language(info: str) -> str:
+    """A fence's info string reduced to its language: `python {test="skip"}` / `{ .py .annotate }`."""
+    info = info.strip()
+    if not info:
+        return ""
+    if info.startswith("{"):
+        classes = re.findall(r"\.([\w+#-]+)", info)
+        langs = [c for c in classes if c not in ("annotate", "no-copy", "copy")]
+        return langs[0] if langs else ""
+    return info.split()[0].split("{")[0]
+
+
+def _rewrite_prose(line: str) -> str:
+    """One prose line: ids kept as marks, attribute lists, emoji, placeholders and layout tags gone."""
+    heading = _HTML_HEADING_RE.match(line)
+    if heading:
+        return "**" + _LAYOUT_TAG_RE.sub("", heading.group(2)).strip() + "**"
+    line = _EMPTY_ANCHOR_RE.sub(lambda m: f"{_ID_MARK}{m.group(1)}\u2063", line)
+    attrs = _ATTR_LINE_RE.match(line)
+    if attrs and (attrs.group(1).strip().startswith(("#", ".")) or "=" in attrs.group(1)):
+        return "".join(f"{_ID_MARK}{i}\u2063" for i in _ATTR_ID_RE.findall(attrs.group(1)))
+    if "{" in line and not line.lstrip().startswith("#"):
+        line = _INLINE_ATTRS_RE.sub("", line)
+    if ":" in line:
+        line = _EMOJI_RE.sub("", line)
+    if "{{" in line:
+        line = _PLACEHOLDER_RE.sub("", line)
+    if "<" in line:
+        line = _LAYOUT_TAG_RE.sub("", line)
+    return line
+
+
+def _attach_ids(sections: list[Section]) -> list[Section]:
+    """Move the kept id marks out of the text: each becomes an extra id of the section it opens.
+
+    A mark at the very end of a section (nothing after it but blank space) stands just before the
+    next heading, so it opens the next section, as the browser scrolls there.
+    """
+    out: list[Section] = []
+    carry: list[str] = []
+    for s in sections:
+        text = s.text
+        ids = list(carry)
+        carry = []
+        if _ID_MARK in text:
+            tail = text.rstrip()
+            trailing: list[str] = []
+            while (m := re.search("\u2063id:([\\w:.-]+)\u2063\\s*$", tail)) is not None:
+                trailing.insert(0, m.group(1))
+                tail = tail[: m.start()].rstrip()
+            ids.extend(_ID_MARK_RE.findall(tail))
+            carry = trailing
+            text = re.sub(r"\n{3,}", "\n\n", _ID_MARK_RE.sub("", tail)).strip()
+        kept = tuple(i for i in dict.fromkeys(ids) if i != s.anchor)
+        out.append(replace(s, text=text, ids=s.ids + kept) if (kept or text != s.text) else s)
+    if carry and out:
+        last = out[-1]
+        out[-1] = replace(last, ids=last.ids + tuple(i for i in carry if i not in last.ids))
+    return out
+
+
+def parse_mkdocs(
+    path: str,
+    text: str,
+    language: str = "python",
+    slug: str = "python-markdown",
+    snippets: SnippetFiles | None = None,
+    page_dir: Path | None = None,
+) -> Page:
+    """An MkDocs page as a `Page`; never raises on malformed input (the Markdown reader's promise)."""
+    try:
+        meta_text = text.replace("\r\n", "\n")
+        _, body = split_frontmatter(meta_text)
+        head = meta_text[: len(meta_text) - len(body)]
+        if snippets is not None:
+            body = resolve_snippets(body, snippets, page_dir)
+        body = rewrite_extensions(body)
+    except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
+        log.warning("could not read the MkDocs syntax of %s (%s); read as Markdown", path, exc)
+        head, body = "", text
+    page = parse_markdown(path, head + body, language, slug)
+    page.sections = _attach_ids(page.sections)
+    return page

@@ -1,0 +1,424 @@
+"""Site profiles per generator, detected from the docs folder and overridable in settings.
+
+The generator is recognised by its configuration file, in the docs folder or the folder above
+it (where MkDocs keeps `mkdocs.yml` beside `docs/`): `mkdocs.yml` → MkDocs, `conf.py` →
+Sphinx, `docusaurus.config.*` → Docusaurus, `docs.json` / `mint.json` → Mintlify; none →
+plain Markdown with the configured URL rule. Each profile reads what decides URLs and pages
+from that file (MkDocs `site_url`, `use_directory_urls`, `nav`, `docs_dir`, snippet
+`base_path`, toc `slugify`, excluded files; Docusaurus `url`/`baseUrl`/`trailingSlash`;
+Mintlify's `navigation`); any value set in `SiteOptions` wins over what the file says.
+A Sphinx profile comes from its own module when installed (`PROFILES["sphinx"]`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tools.sources.site import PART_FOLDERS, Site
+
+log = logging.getLogger(__name__)
+
+GENERATORS = ("mkdocs", "sphinx", "docusaurus", "mintlify", "html", "markdown")
+
+
+@dataclass(frozen=True)
+class SiteOptions:
+    """What settings say about the site; empty / `auto` values leave the profile's own."""
+
+    generator: str = "auto"
+    base_url: str = ""
+    strip_prefixes: tuple[str, ...] = ()
+    path_prefix: str = ""
+    url_style: str = "auto"
+    slug: str = "auto"
+    nav: str = "auto"  # `auto` (the site's navigation when it has one) or `off`
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+
+# -- detection -------------------------------------------------------------------------------
+
+
+def _config_files(root: Path) -> Iterator[tuple[str, Path]]:
+    """(generator, config file) candidates: the folder itself first, then the one above it."""
+    for folder in (root, root.parent):
+        for name in ("mkdocs.yml", "mkdocs.yaml"):
+            if (folder / name).is_file():
+                yield "mkdocs", folder / name
+        for conf in (folder / "conf.py", folder / "source" / "conf.py"):
+            if conf.is_file():
+                yield "sphinx", conf
+        for conf in sorted(folder.glob("docusaurus.config.*")):
+            yield "docusaurus", conf
+        for name in ("docs.json", "mint.json"):
+            if (folder / name).is_file():
+                yield "mintlify", folder / name
+
+
+def detect_generator(root: Path) -> tuple[str, Path | None]:
+    """The generator the folder is built with and its configuration file (`markdown`, None: none)."""
+    for generator, path in _config_files(root):
+        return generator, path
+    if any(root.glob("*.html")) and not any(root.rglob("*.md")):
+        return "html", None
+    return "markdown", None
+
+
+def detect_site(root: Path, options: SiteOptions | None = None) -> Site:
+    """The site profile of a docs folder: detected generator, its config, then the settings' overrides."""
+    options = options or SiteOptions()
+    root = root.resolve()
+    generator, config = detect_generator(root)
+    if options.generator not in ("", "auto"):
+        generator = options.generator
+        config = next((p for g, p in _config_files(root) if g == generator), None)
+    build = PROFILES.get(generator)
+    try:
+        if build is None:
+            log.warning(
+                "no site profile for %r installed: %s read with the defaults", generator, root
+            )
+            site = Site(generator=generator, config=str(config or ""))
+        else:
+            site = build(root, config)
+    except Exception as exc:  # noqa: BLE001 — a broken config must not stop the source
+        log.warning("could not read %s (%s); using the %s defaults", config, exc, generator)
+        site = Site(generator=generator, config=str(config or ""))
+    return apply_options(site, options)
+
+
+def apply_options(site: Site, options: SiteOptions) -> Site:
+    """The profile with every value the settings set put over it."""
+    changes: dict[str, Any] = {}
+    if options.base_url:
+        changes["base_url"] = options.base_url
+    if options.strip_prefixes:
+        changes["strip_prefixes"] = options.strip_prefixes
+    if options.path_prefix and not (options.base_url or site.base_url):
+        changes["path_prefix"] = options.path_prefix
+    if options.url_style not in ("", "auto"):
+        changes["url_style"] = options.url_style
+    if options.slug not in ("", "auto"):
+        changes["slug"] = options.slug
+    if options.nav == "off":
+        changes["nav"] = None
+    if options.include:
+        changes["include"] = options.include
+    if options.exclude:
+        changes["exclude"] = site.exclude + options.exclude
+    return replace(site, **changes) if changes else site
+
+
+# -- plain Markdown --------------------------------------------------------------------------
+
+
+def markdown_site(root: Path, config: Path | None) -> Site:
+    """No generator recognised: every Markdown file is a page, URLs from the configured rule."""
+    return Site(generator="markdown", slug="mintlify", url_style="plain", not_pages=PART_FOLDERS)
+
+
+# -- MkDocs ------------------------------------------------------------------------------------
+
+
+class _TolerantLoader(yaml.SafeLoader):
+    """A safe YAML loader that reads MkDocs' `!!python/name:` and `!ENV` tags as plain values.
+
+    mkdocs.yml files use those tags to name Python objects and environment variables; a safe
+    loader refuses them, and executing them is not wanted: their text (or default) is enough.
+    """
+
+
+def _tagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        value = loader.construct_scalar(node)
+        return f"{suffix}{value}" if suffix.startswith("tag:yaml.org,2002:python/") else value
+    if isinstance(node, yaml.SequenceNode):
+        items = loader.construct_sequence(node)
+        return items[-1] if suffix == "!ENV" and items else items
+    return loader.construct_mapping(node)  # type: ignore[arg-type]
+
+
+_TolerantLoader.add_multi_constructor("", _tagged)
+
+
+def read_yaml(path: Path) -> dict[str, Any]:
+    """A YAML config as a dict; {} when it is not a mapping."""
+    data = yaml.load(path.read_text("utf-8", errors="replace"), Loader=_TolerantLoader)  # noqa: S506
+    return data if isinstance(data, dict) else {}
+
+
+def _nav_pages(entries: Any) -> Iterator[tuple[str, str]]:
+    """(page path, nav title) of a MkDocs `nav`, in order; links to other sites left out."""
+    if isinstance(entries, str):
+        if "://" not in entries and not entries.startswith(("/", "#")):
+            yield entries.lstrip("./"), ""
+    elif isinstance(entries, list):
+        for entry in entries:
+            yield from _nav_pages(entry)
+    elif isinstance(entries, dict):
+        for title, value in entries.items():
+            if isinstance(value, str):
+                for path, _ in _nav_pages(value):
+                    yield path, str(title)
+            else:
+                yield from _nav_pages(value)
+
+
+def _extension_config(config: dict[str, Any], name: str) -> dict[str, Any] | None:
+    """The options of one `markdown_extensions` entry ({} when listed bare), None when not listed."""
+    for entry in config.get("markdown_extensions") or []:
+        if entry == name:
+            return {}
+        if isinstance(entry, dict) and name in entry:
+            value = entry[name]
+            return value if isinstance(value, dict) else {}
+    return None
+
+
+def _plugin_config(config: dict[str, Any], name: str) -> dict[str, Any] | None:
+    for entry in config.get("plugins") or []:
+        if entry == name:
+            return {}
+        if isinstance(entry, dict) and name in entry:
+            value = entry[name]
+            return value if isinstance(value, dict) else {}
+    return None
+
+
+def _mkdocs_slug(config: dict[str, Any]) -> str:
+    """The toc extension's slug rule: Python-Markdown's default, or its Unicode variant."""
+    toc = _extension_config(config, "toc") or {}
+    named = str(toc.get("slugify") or "")
+    return (
+        "python-markdown-unicode"
+        if "uslugify" in named or "unicode" in named
+        else "python-markdown"
+    )
+
+
+def _gitignore_globs(value: Any) -> tuple[str, ...]:
+    """MkDocs `exclude_docs` (gitignore lines) as globs relative to the docs folder."""
+    lines = value.splitlines() if isinstance(value, str) else list(value or [])
+    out: list[str] = []
+    for line in lines:
+        line = str(line).strip()
+        if not line or line.startswith(("#", "!")):
+            continue
+        out.append(line.lstrip("/"))
+    return tuple(out)
+
+
+def mkdocs_site(root: Path, config_path: Path | None) -> Site:
+    """MkDocs: `site_url`, directory URLs (`X/`) unless `use_directory_urls: false`, `nav`, snippets."""
+    config = read_yaml(config_path) if config_path else {}
+    project = config_path.parent if config_path else root
+    docs_dir = (project / str(config.get("docs_dir") or "docs")).resolve()
+    page_dir = ""
+    if docs_dir != root and docs_dir.is_relative_to(root):
+        page_dir = docs_dir.relative_to(root).as_posix() + "/"
+    directory_urls = config.get("use_directory_urls", True) is not False
+    nav_entries = list(_nav_pages(config.get("nav"))) if config.get("nav") else []
+    snippets = _extension_config(config, "pymdownx.snippets")
+    base_paths = (snippets or {}).get("base_path", ["."])
+    base_paths = [base_paths] if isinstance(base_paths, str) else list(base_paths or ["."])
+    snippet_dirs = tuple(str((project / str(p)).resolve()) for p in base_paths)
+    # Snippet folders inside the docs folder hold parts of pages, not pages.
+    not_pages = [
+        Path(d).relative_to(docs_dir).as_posix() + "/**"
+        for d in snippet_dirs
+        if Path(d).is_relative_to(docs_dir) and Path(d) != docs_dir
+    ]
+    theme = config.get("theme")
+    if isinstance(theme, dict) and theme.get("custom_dir"):
+        custom = (project / str(theme["custom_dir"])).resolve()
+        if custom.is_relative_to(docs_dir) and custom != docs_dir:
+            not_pages.append(custom.relative_to(docs_dir).as_posix() + "/**")
+    exclude = list(_gitignore_globs(config.get("exclude_docs")))
+    excluded = _plugin_config(config, "exclude")
+    if excluded:
+        globs = excluded.get("glob") or []
+        exclude.extend(str(g) for g in ([globs] if isinstance(globs, str) else globs))
+    # MkDocs never builds dot files, and treats a `templates` folder as theme files.
+    not_pages.extend([".*", "templates/**"])
+    return Site(
+        generator="mkdocs",
+        base_url=str(config.get("site_url") or ""),
+        url_style="directory" if directory_urls else "html",
+        slug=_mkdocs_slug(config),
+        page_dir=page_dir,
+        nav=tuple(path for path, _ in nav_entries) if nav_entries else None,
+        titles=tuple((path, title) for path, title in nav_entries if title),
+        exclude=tuple(exclude),
+        not_pages=tuple(not_pages),
+        snippet_dirs=snippet_dirs + (str(docs_dir),),
+        project_root=str(project.resolve()),
+        config=str(config_path or ""),
+    )
+
+
+# -- Docusaurus --------------------------------------------------------------------------------
+
+
+def _js_string(source: str, key: str) -> str | None:
+    """A top-level-looking `key: 'value'` string literal of a JS/TS config (not evaluated)."""
+    m = re.search(rf"\b{key}\s*:\s*(['\"`])([^'\"`]*)\1", source)
+    return m.group(2) if m else None
+
+
+def docusaurus_site(root: Path, config_path: Path | None) -> Site:
+    """Docusaurus: `url` + `baseUrl` + the docs route, front-matter `id`/`slug`, `_` files are partials.
+
+    The config is JavaScript; only its plain string literals are read (it is not run). Anything
+    computed there is set in settings instead (docs/sources.md).
+    """
+    source = config_path.read_text("utf-8", errors="replace") if config_path else ""
+    url = (_js_string(source, "url") or "").rstrip("/")
+    base = _js_string(source, "baseUrl") or "/"
+    route = _js_string(source, "routeBasePath")
+    route = "docs" if route is None else route
+    trailing = re.search(r"\btrailingSlash\s*:\s*true\b", source) is not None
+    return Site(
+        generator="docusaurus",
+        base_url=(url + "/" + base.strip("/")).rstrip("/") if url else "",
+        url_style="directory" if trailing else "plain",
+        slug="github",
+        route_base=route,
+        # Docusaurus leaves out files and folders whose name starts with `_` (partials).
+        not_pages=("_*", *PART_FOLDERS),
+        config=str(config_path or ""),
+    )
+
+
+# -- Mintlify ----------------------------------------------------------------------------------
+
+
+def _json_pages(node: Any) -> Iterator[str]:
+    """Every page named under a `pages` list of a Mintlify navigation, in order."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "pages" and isinstance(value, list):
+                for item in value:
+                    if isinstance(item, str):
+                        yield item
+                    else:
+                        yield from _json_pages(item)
+            else:
+                yield from _json_pages(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _json_pages(item)
+
+
+def mintlify_site(root: Path, config_path: Path | None) -> Site:
+    """Mintlify: URLs are paths without suffix; the pages of `navigation` are the site's pages."""
+    nav: tuple[str, ...] | None = None
+    prefix = ""
+    if config_path is not None:
+        data = json.loads(config_path.read_text("utf-8", errors="replace"))
+        names = list(dict.fromkeys(_json_pages(data.get("navigation") or data)))
+        if config_path.parent != root and config_path.parent.resolve() != root:
+            prefix = ""
+        pages: list[str] = []
+        for name in names:
+            stem = name.strip("/")
+            for suffix in (".mdx", ".md"):
+                if (config_path.parent / (stem + suffix)).is_file():
+                    full = (config_path.parent / (stem + suffix)).resolve()
+                    if full.is_relative_to(root):
+                        pages.append(full.relative_to(root).as_posix())
+                    break
+        nav = tuple(pages) if pages else None
+    return Site(
+        generator="mintlify",
+        url_style="plain",
+        slug="mintlify",
+        nav=nav,
+        path_prefix=prefix,
+        not_pages=PART_FOLDERS,
+        config=str(config_path or ""),
+    )
+
+
+# -- Sphinx --------------------------------------------------------------------------------------
+
+
+def sphinx_site(root: Path, config_path: Path | None) -> Site:
+    """Sphinx: `html_baseurl` + `<docname>.html`, the pages its toctrees list (and the root doc).
+
+    conf.py is read, never run (tools/sources/sphinx_site.py); the toctrees are read from their
+    directives alone, so the navigation is known before any page is parsed in full. Built pages
+    no toctree lists are `:orphan:` pages, and files only pulled in by `.. include::` are parts of
+    pages: neither is in the navigation, so neither counts (`DOCS_AGENT_DOCS_NAV=off` keeps every
+    file Sphinx builds).
+    """
+    from tools.sources.sphinx_site import SphinxSite
+
+    source = (config_path.parent if config_path else root).resolve()
+    page_dir = ""
+    if source != root and source.is_relative_to(root):
+        page_dir = source.relative_to(root).as_posix() + "/"
+    sphinx = SphinxSite(source)
+    built = sphinx.source_files()
+    nav = sphinx.quick_navigation()
+    by_doc = {sphinx.docname(rel): rel for rel in built}
+    order = [d for d in nav.reachable if d in by_doc]
+    listed = sorted((nav.listed | {sphinx.config.root_doc}) - set(order))
+    in_nav = [by_doc[d] for d in [*order, *listed] if d in by_doc]
+    conf = sphinx.config
+    not_pages = tuple(f"{t.strip('/')}/**" for t in conf.templates_path) + ("_build/**",)
+    return Site(
+        generator="sphinx",
+        base_url=conf.html_baseurl,
+        url_style="html",
+        slug="docutils",
+        page_dir=page_dir,
+        nav=tuple(in_nav) if in_nav else None,
+        built=tuple(built),
+        not_pages=not_pages,
+        project_root=str(source),
+        config=str(config_path or ""),
+    )
+
+
+# -- built HTML ------------------------------------------------------------------------------
+
+
+def html_site(root: Path, config: Path | None) -> Site:
+    """A folder of built `.html` pages: URLs keep their `.html`, a canonical link wins."""
+    return Site(
+        generator="html",
+        url_style="html",
+        slug="docutils",
+        # Assets, search and index pages of a built site are no pages.
+        not_pages=(
+            "_static",
+            "_sources",
+            "_images",
+            "_downloads",
+            "assets",
+            "search",
+            "search.html",
+            "genindex.html",
+            "py-modindex.html",
+            "404.html",
+        ),
+    )
+
+
+ProfileFn = Callable[[Path, Path | None], Site]
+PROFILES: dict[str, ProfileFn] = {
+    "markdown": markdown_site,
+    "mkdocs": mkdocs_site,
+    "docusaurus": docusaurus_site,
+    "mintlify": mintlify_site,
+    "html": html_site,
+    "sphinx": sphinx_site,
+}

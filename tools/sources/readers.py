@@ -1,0 +1,104 @@
+"""One reader per markup, by name: the single place where a file's raw text enters a reader.
+
+A reader is a module-level function `(rel, text, site, root) -> Page` (module-level so worker
+processes that parse pages can be sent it by name). The site profile picks the reader for each
+file (`Site.reader_for`); adding a format is one module with its reader function, one line in
+`READERS` and its tests.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from tools.sources.mdx import Page, parse_markdown
+from tools.sources.mkdocs import SnippetFiles, parse_mkdocs
+from tools.sources.site import Site
+
+ReaderFn = Callable[[str, str, Site, Path, str], Page]
+
+
+def read_markdown(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
+    """Markdown / MDX (CommonMark + GFM, Mintlify and Docusaurus components, MDX imports)."""
+    return parse_markdown(rel, text, language, site.slug, lambda spec: load_import(spec, rel, root))
+
+
+def load_import(spec: str, rel: str, root: Path) -> str | None:
+    """The text of a file an MDX page imports, found inside the docs folder only.
+
+    A relative name (`./_part.mdx`) is looked up beside the page; an absolute one
+    (`/snippets/x.mdx`, from the site's root) in each folder from the page's up to the docs
+    folder, since the docs folder given may sit below or above the site's own root.
+    """
+    page_dir = (root / rel).parent
+    if spec.startswith("."):
+        candidates = [page_dir / spec]
+    else:
+        name = spec.lstrip("/")
+        folders = [page_dir, *page_dir.parents]
+        candidates = [f / name for f in folders if f == root or f.is_relative_to(root)]
+    confine = root.resolve()
+    for path in candidates:
+        try:
+            real = path.resolve()
+            if real.is_relative_to(confine) and real.is_file():
+                return real.read_text("utf-8", errors="replace")
+        except OSError:
+            continue
+    return None
+
+
+def read_mkdocs(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
+    """MkDocs / Material Markdown: its extensions rewritten, snippets resolved."""
+    dirs = site.snippet_dirs or (site.project_root or str(root), str(root))
+    files = SnippetFiles(tuple(dirs), site.project_root or str(root))
+    page_dir = (root / rel).parent
+    return parse_mkdocs(rel, text, language, site.slug, files, page_dir)
+
+
+def read_rst(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
+    """ReStructuredText through docutils, with the Sphinx project's roles, directives and ids."""
+    from tools.sources.rst import parse_rst
+    from tools.sources.sphinx_site import sphinx_options
+
+    source = Path(site.project_root) if site.project_root else root
+    inner = rel[len(site.page_dir) :] if rel.startswith(site.page_dir) else rel
+    return parse_rst(inner, text, sphinx_options(source), source_path=root / rel)
+
+
+def read_html(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
+    """A built HTML page: its main content only; `meta["canonical"]` when it names its URL."""
+    from tools.sources.html_site import parse_html
+
+    return parse_html(rel, text, site.url_for(rel))
+
+
+READERS: dict[str, ReaderFn] = {
+    "markdown": read_markdown,
+    "mkdocs": read_mkdocs,
+    "rst": read_rst,
+    "html": read_html,
+}
+
+
+def has_reader(name: str | None) -> bool:
+    """Whether a reader of that name is installed."""
+    return name is not None and name in READERS
+
+
+def decode(raw: bytes) -> str:
+    """A file's bytes as text: UTF-8 (with or without BOM), bad bytes replaced, never an error."""
+    return raw.decode("utf-8-sig", errors="replace")
+
+
+def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Page:
+    """The page of one file, read by the reader its site profile names for it.
+
+    Every file's raw text enters the readers here, once: text-level cleaning that applies to
+    every format belongs on the `text = decode(raw)` line.
+    """
+    name = site.reader_for(rel)
+    reader = READERS.get(name or "", read_markdown)
+    text = decode(raw)
+    return reader(rel.replace(os.sep, "/"), text, site, root, language)

@@ -1,0 +1,560 @@
+"""reStructuredText (Sphinx) pages as `Page` records: docutils' parser, clean Markdown out.
+
+Parsed with docutils (the reference parser, not regexes); Sphinx's directives and roles come from
+`tools.sources.rst_sphinx`. Section ids are the ones the built site serves: docutils assigns them
+while parsing exactly as under Sphinx (`make_id` of the title, `idN` when taken), and internal
+targets (`.. _label:`) are moved onto the next element by docutils' own `PropagateTargets`, so a
+section's ids are its title id followed by its labels. The text of each section is Markdown with
+fenced code blocks that keep their language; roles show their text, directives their content.
+A file docutils cannot parse is kept as plain text with a warning, never dropped.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from docutils import frontend, nodes, statemachine, utils
+from docutils.parsers.rst import Parser, tableparser
+from docutils.parsers.rst import states as rst_states
+from docutils.transforms.references import PropagateTargets
+
+from tools.sources.mdx import Page, Section
+from tools.sources.rst_sphinx import (
+    ParseState,
+    RstOptions,
+    highlight_marker,
+    labelled,
+    object_desc,
+    register_directives,
+    sphinx_inliner,
+)
+
+log = logging.getLogger(__name__)
+
+__all__ = ["RstOptions", "page_field_list", "parse_rst"]
+
+_ADMONITION_LABELS = {
+    "note": "Note",
+    "warning": "Warning",
+    "tip": "Tip",
+    "hint": "Hint",
+    "important": "Important",
+    "caution": "Caution",
+    "attention": "Attention",
+    "danger": "Danger",
+    "error": "Error",
+}
+# Nodes with no text on the page.
+_SKIPPED = (
+    nodes.comment,
+    nodes.target,
+    nodes.substitution_definition,
+    nodes.system_message,
+    nodes.pending,
+    nodes.raw,
+    nodes.transition,
+    nodes.meta,
+)
+_DEFAULT_HIGHLIGHT = {"default", "python3", "none", ""}
+_settings_template: Any = None
+
+
+def _install_ascii_fast_paths() -> None:
+    """Same results, less time: docutils' per-character width scans, skipped for ASCII text.
+
+    docutils measures every table line character by character (combining and East Asian wide
+    characters) once per cell, which makes a generated page with a 2,000-row table take seconds;
+    an ASCII string has neither kind of character, so the scan's answer is known.
+    """
+    if getattr(utils, "_docs_agent_fast_paths", False):
+        return
+    column_indices = utils.column_indices
+    strip_combining = utils.strip_combining_chars
+
+    def fast_column_indices(text: str) -> Any:
+        return range(len(text)) if text.isascii() else column_indices(text)
+
+    def fast_strip_combining(text: str) -> str:
+        return text if text.isascii() else strip_combining(text)
+
+    def fast_pad_double_width(self: statemachine.StringList, pad_char: str) -> None:
+        # docutils' loop (append `pad_char` after each wide character), line by line.
+        for i, line in enumerate(self.data):
+            if isinstance(line, str) and not line.isascii():
+                self.data[i] = "".join(
+                    c + pad_char if unicodedata.east_asian_width(c) in "WF" else c for c in line
+                )
+
+    utils.column_indices = fast_column_indices
+    utils.strip_combining_chars = fast_strip_combining
+    rst_states.strip_combining_chars = fast_strip_combining
+    tableparser.strip_combining_chars = fast_strip_combining
+    statemachine.StringList.pad_double_width = fast_pad_double_width
+    utils._docs_agent_fast_paths = True
+
+
+_install_ascii_fast_paths()
+
+
+def _settings(source_path: str, state: ParseState) -> Any:
+    """Docutils settings as Sphinx sets them (ids `idN`), quiet, files confined to the docs root."""
+    global _settings_template
+    if _settings_template is None:
+        template = frontend.get_default_settings(Parser)
+        template.report_level = 5  # messages stay in the tree (dropped there), not on stderr
+        template.halt_level = 5
+        template.warning_stream = False
+        template.auto_id_prefix = "id"
+        template.id_prefix = ""
+        template.syntax_highlight = "none"
+        template.raw_enabled = False
+        template.character_level_inline_markup = False
+        template.pep_references = False
+        template.rfc_references = False
+        template.tab_width = 8
+        _settings_template = template
+    settings = copy.copy(_settings_template)
+    settings.file_insertion_enabled = state.options.root is not None
+    settings.root_prefix = str(state.options.root) if state.options.root else ""
+    settings.record_dependencies = utils.DependencyList()
+    settings.sphinx = state
+    settings._source = source_path
+    return settings
+
+
+def page_field_list(document: nodes.document) -> dict[str, str]:
+    """Sphinx's file-wide metadata: a field list before anything else (`:orphan:`, `:tocdepth:`)."""
+    for child in document.children:
+        if isinstance(child, nodes.comment | nodes.target | nodes.substitution_definition):
+            continue
+        if isinstance(child, nodes.field_list):
+            fields = {}
+            for fld in child.children:
+                fields[fld[0].astext().strip()] = fld[1].astext().strip()
+            child.parent.remove(child)
+            return fields
+        if isinstance(child, nodes.docinfo):
+            return {}
+        break
+    return {}
+
+
+def parse_rst(
+    path: str,
+    text: str,
+    options: RstOptions | None = None,
+    source_path: Path | None = None,
+) -> Page:
+    """Parse reStructuredText into a `Page`; never raises on malformed input.
+
+    `path` names the page in the records; `source_path` is the file on disk (relative includes
+    are resolved from it, confined to `options.root`).
+    """
+    options = options or RstOptions()
+    try:
+        return _parse(path, text, options, source_path)
+    except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
+        log.warning("could not parse %s (%s); indexing it as plain text", path, exc)
+        title = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        section = Section(title, 1, text.strip(), "")
+        return Page(path, title, "", [section], {"plain": True, "warnings": [str(exc)]})
+
+
+def _parse(path: str, text: str, options: RstOptions, source_path: Path | None) -> Page:
+    state = ParseState(options)
+    if source_path is None and options.root is not None:
+        source_path = options.root / path
+    source = str(source_path) if source_path else path
+    register_directives(text, options)
+    document = utils.new_document(source, _settings(source, state))
+    Parser(inliner=sphinx_inliner()).parse(text.replace("\r\n", "\n"), document)
+    fields = page_field_list(document)
+    PropagateTargets(document).apply()
+
+    sections = _Renderer(state).sections(document)
+    title = next((s.heading for s in sections if s.level > 0), "")
+    if not title:
+        title = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if sections and sections[0].level == 0:
+        sections[0].heading = title
+    meta: dict[str, Any] = dict(fields)
+    if "orphan" in fields:
+        meta["orphan"] = True
+    if state.toctrees:
+        meta["toctrees"] = state.toctrees
+    if state.warnings:
+        meta["warnings"] = state.warnings
+        for warning in state.warnings:
+            log.warning("%s: %s", path, warning)
+    includes = sorted(
+        _relative(p, options.root) for p in document.settings.record_dependencies.list
+    )
+    if includes:
+        meta["includes"] = includes
+    description = str(state.meta.get("description", "")).strip()
+    return Page(path, title, description, sections, meta)
+
+
+def _relative(path: str, root: Path | None) -> str:
+    """An included file as a path relative to the docs folder (it always lies inside)."""
+    resolved = Path(path).resolve()
+    if root is not None and resolved.is_relative_to(root.resolve()):
+        return resolved.relative_to(root.resolve()).as_posix()
+    return resolved.as_posix()
+
+
+class _Renderer:
+    """Doctree → sections of Markdown, in document order (text runs up to the next heading)."""
+
+    def __init__(self, state: ParseState) -> None:
+        self.state = state
+        self.language = state.options.highlight_language
+        self.substitutions = dict(state.options.substitutions)
+        self.out: list[Section] = []
+        self.current = Section("", 0, "", "")
+        self.blocks: list[str] = []
+        self.extra_ids: list[str] = []
+
+    # -- sections ---------------------------------------------------------------------------
+
+    def sections(self, document: nodes.document) -> list[Section]:
+        for name, node in document.substitution_defs.items():
+            self.substitutions[name] = node.astext()
+        self._walk(document, 0)
+        self._flush()
+        return self.out
+
+    def _flush(self) -> None:
+        text = "\n\n".join(b.strip("\n") for b in self.blocks if b.strip()).strip()
+        self.current.text = text
+        ids = list(_ids_of(self.current)) + [i for i in self.extra_ids if i]
+        _set_ids(self.current, ids)
+        if self.current.level > 0 or text:
+            self.out.append(self.current)
+        self.blocks = []
+        self.extra_ids = []
+
+    def _start(self, heading: str, level: int, ids: list[str]) -> None:
+        self._flush()
+        self.current = Section(heading, min(level, 6), "", ids[0] if ids else "")
+        _set_ids(self.current, ids)
+
+    def _walk(self, parent: nodes.Element, level: int) -> None:
+        for child in parent.children:
+            if isinstance(child, nodes.section):
+                title = child.next_node(nodes.title)
+                heading = self.inline(title, plain=True) if title is not None else ""
+                self._start(heading.strip(), level + 1, _sorted_section_ids(child["ids"]))
+                self._walk(child, level + 1)
+            elif isinstance(child, object_desc):
+                self._start(child["signature"], level + 1, list(child["ids"]))
+                self._walk(child, level + 1)
+            elif isinstance(child, nodes.title) and isinstance(parent, nodes.section):
+                continue
+            elif isinstance(child, nodes.Element):
+                self.extra_ids.extend(_descendant_ids(child))
+                self.blocks.extend(self.block(child))
+
+    # -- blocks -----------------------------------------------------------------------------
+
+    def block(self, node: nodes.Node) -> list[str]:
+        """Markdown blocks for one block-level node."""
+        if isinstance(node, nodes.Text):
+            return [str(node)] if str(node).strip() else []
+        assert isinstance(node, nodes.Element)
+        if isinstance(node, highlight_marker):
+            self.language = node["language"]
+            return []
+        if isinstance(node, _SKIPPED):
+            return []
+        if isinstance(node, nodes.paragraph):
+            return [self.inline(node).strip()]
+        if isinstance(node, nodes.literal_block):
+            return [self.code(node)]
+        if isinstance(node, nodes.doctest_block):
+            return [_fence(node.astext(), "pycon")]
+        if isinstance(node, nodes.math_block):
+            return [_fence(node.astext(), "latex")]
+        if isinstance(node, nodes.bullet_list):
+            return [self.list_items(node, lambda _i: "- ")]
+        if isinstance(node, nodes.enumerated_list):
+            start = int(node.get("start", 1))
+            return [self.list_items(node, lambda i: f"{start + i}. ")]
+        if isinstance(node, nodes.definition_list):
+            return [self.definitions(node)]
+        if isinstance(node, nodes.field_list):
+            return [self.fields(node)]
+        if isinstance(node, nodes.option_list):
+            return [self.options(node)]
+        if isinstance(node, nodes.table):
+            return self.table(node)
+        if isinstance(node, nodes.Admonition):
+            return self.admonition(node)
+        if isinstance(node, labelled):
+            return self.labelled(node["label"], self.children(node))
+        if isinstance(node, object_desc):
+            return self.labelled(node["signature"], self.children(node))
+        if isinstance(node, nodes.topic | nodes.sidebar):
+            title = node.next_node(nodes.title)
+            label = self.inline(title).strip() if title is not None else ""
+            return self.labelled(label, self.children(node, skip_title=True))
+        if isinstance(node, nodes.rubric | nodes.title):
+            text = self.inline(node).strip()
+            return [f"**{text}**"] if text else []
+        if isinstance(node, nodes.line_block):
+            return ["\n".join(self.lines(node))]
+        if isinstance(node, nodes.block_quote):
+            return self.children(node)
+        if isinstance(node, nodes.attribution):
+            return [f"— {self.inline(node).strip()}"]
+        if isinstance(node, nodes.footnote | nodes.citation):
+            label = node.next_node(nodes.label)
+            body = [
+                b for c in node.children if not isinstance(c, nodes.label) for b in self.block(c)
+            ]
+            if label is not None and body:
+                body[0] = f"[{label.astext()}] {body[0]}"
+            return body
+        if isinstance(node, nodes.image):
+            alt = node.get("alt", "")
+            return [alt] if alt else []
+        if isinstance(node, nodes.caption | nodes.legend):
+            return (
+                [self.inline(node).strip()]
+                if isinstance(node, nodes.caption)
+                else self.children(node)
+            )
+        if isinstance(node, nodes.TextElement):
+            return [self.inline(node).strip()]
+        return self.children(node)
+
+    def children(self, node: nodes.Element, skip_title: bool = False) -> list[str]:
+        out: list[str] = []
+        for child in node.children:
+            if skip_title and isinstance(child, nodes.title):
+                continue
+            out.extend(self.block(child))
+        return [b for b in out if b.strip()]
+
+    def code(self, node: nodes.literal_block) -> str:
+        language = node.get("language")
+        if language is None:
+            classes = [c for c in node.get("classes", []) if c != "code"]
+            language = classes[0] if classes else self.language
+        if language in _DEFAULT_HIGHLIGHT:
+            language = ""
+        return _fence(node.astext(), language)
+
+    def list_items(self, node: nodes.Element, marker: Any) -> str:
+        items = []
+        loose = False
+        for i, item in enumerate(node.children):
+            blocks = self.children(item) if isinstance(item, nodes.Element) else []
+            loose = loose or len(blocks) > 1
+            items.append(_indent_item(marker(i), blocks))
+        return ("\n\n" if loose else "\n").join(items)
+
+    def definitions(self, node: nodes.definition_list) -> str:
+        items = []
+        for item in node.children:
+            if not isinstance(item, nodes.definition_list_item):
+                continue
+            terms = [self.inline(c).strip() for c in item.children if isinstance(c, nodes.term)]
+            classifiers = [
+                self.inline(c).strip() for c in item.children if isinstance(c, nodes.classifier)
+            ]
+            head = ", ".join(t for t in terms if t)
+            if classifiers:
+                head += " (" + ", ".join(classifiers) + ")"
+            body: list[str] = []
+            for c in item.children:
+                if isinstance(c, nodes.definition):
+                    body.extend(self.children(c))
+            items.append(_labelled_item(head, body))
+        return "\n".join(items)
+
+    def fields(self, node: nodes.field_list) -> str:
+        items = []
+        for fld in node.children:
+            if isinstance(fld, nodes.field) and len(fld) >= 2:
+                items.append(_labelled_item(self.inline(fld[0]).strip(), self.children(fld[1])))
+        return "\n".join(items)
+
+    def options(self, node: nodes.option_list) -> str:
+        items = []
+        for item in node.children:
+            group = item.next_node(nodes.option_group)
+            desc = item.next_node(nodes.description)
+            head = _code_span(group.astext()) if group is not None else ""
+            items.append(_labelled_item(head, self.children(desc) if desc is not None else []))
+        return "\n".join(items)
+
+    def table(self, node: nodes.table) -> list[str]:
+        rows: list[list[str]] = []
+        header_rows = 0
+        title = None
+        for group in node.children:
+            if isinstance(group, nodes.title):
+                title = group
+            for part in group.children if isinstance(group, nodes.tgroup) else ():
+                if isinstance(part, nodes.thead | nodes.tbody):
+                    for row in part.children:
+                        rows.append(self.row(row))
+                        header_rows += isinstance(part, nodes.thead)
+        if not rows:
+            return []
+        width = max(len(r) for r in rows)
+        rows = [r + [""] * (width - len(r)) for r in rows]
+        head = rows[0] if header_rows else [""] * width
+        body = rows[1:] if header_rows else rows
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * width]
+        lines += ["| " + " | ".join(r) + " |" for r in body]
+        out = [f"**{self.inline(title).strip()}**"] if title is not None else []
+        return out + ["\n".join(lines)]
+
+    def row(self, row: nodes.Node) -> list[str]:
+        cells = []
+        for entry in row.children if isinstance(row, nodes.Element) else []:
+            text = " ".join(self.children(entry)) if isinstance(entry, nodes.Element) else ""
+            cells.append(" ".join(text.split()).replace("|", "\\|"))
+        return cells
+
+    def admonition(self, node: nodes.Element) -> list[str]:
+        label = _ADMONITION_LABELS.get(node.tagname, "")
+        if not label:
+            title = node.next_node(nodes.title)
+            label = self.inline(title).strip() if title is not None else node.tagname.title()
+        return self.labelled(label, self.children(node, skip_title=True))
+
+    @staticmethod
+    def labelled(label: str, blocks: list[str]) -> list[str]:
+        """`**Label:** first paragraph` (or the label on its own line before code or lists)."""
+        if not label:
+            return blocks
+        if blocks and not blocks[0].startswith(("```", "- ", "|", "**", "1. ")):
+            return [f"**{label}:** {blocks[0]}", *blocks[1:]]
+        return [f"**{label}:**", *blocks]
+
+    def lines(self, node: nodes.line_block, depth: int = 0) -> list[str]:
+        out = []
+        for child in node.children:
+            if isinstance(child, nodes.line_block):
+                out.extend(self.lines(child, depth + 1))
+            elif isinstance(child, nodes.Element):
+                out.append("  " * depth + self.inline(child).strip())
+        return out
+
+    # -- inline -----------------------------------------------------------------------------
+
+    def inline(self, node: nodes.Node, plain: bool = False) -> str:
+        """Inline Markdown of a text element: code spans, emphasis, links, roles as text.
+
+        `plain` (headings) keeps code spans but writes emphasis and links as their words.
+        """
+        if isinstance(node, nodes.Text):
+            return str(node).replace("\n", " ")
+        assert isinstance(node, nodes.Element)
+        if isinstance(node, nodes.literal):
+            return _code_span(node.astext())
+        if isinstance(node, nodes.system_message | nodes.raw | nodes.comment):
+            return ""
+        if isinstance(node, nodes.substitution_reference):
+            name = node.get("refname") or node.astext()
+            return str(self.substitutions.get(name, node.astext()))
+        if isinstance(node, nodes.footnote_reference | nodes.citation_reference):
+            return f"[{node.astext()}]"
+        if isinstance(node, nodes.image):
+            return str(node.get("alt", ""))
+        inner = "".join(self.inline(c, plain) for c in node.children)
+        if plain:
+            return inner
+        if isinstance(node, nodes.emphasis | nodes.title_reference):
+            return f"*{inner.strip()}*" if inner.strip() else inner
+        if isinstance(node, nodes.strong):
+            return f"**{inner.strip()}**" if inner.strip() else inner
+        if isinstance(node, nodes.reference):
+            uri = node.get("refuri", "")
+            if uri.startswith(("http://", "https://")) and inner.strip() and inner.strip() != uri:
+                return f"[{inner.strip()}]({uri})"
+            return inner
+        return inner
+
+
+def _sorted_section_ids(ids: list[str]) -> list[str]:
+    """Sphinx's `SortIds`: a section whose own id is `idN` is served under its first label.
+
+    `.. _import-modes:` above "Import modes" takes the id first, so docutils names the
+    section `id1`; Sphinx then moves `id1` last and the page serves `<section id="import-modes">`.
+    """
+    if len(ids) > 1 and ids[0].startswith("id"):
+        return [*ids[1:], ids[0]]
+    return list(ids)
+
+
+def _ids_of(section: Section) -> Iterator[str]:
+    if section.anchor:
+        yield section.anchor
+    yield from section.ids
+
+
+def _set_ids(section: Section, ids: list[str]) -> None:
+    """The section's first id is its anchor (cited); `ids` holds the others (labels…)."""
+    unique = list(dict.fromkeys(i for i in ids if i))
+    if not section.anchor and unique:
+        section.anchor = unique[0]
+    section.ids = tuple(i for i in unique if i != section.anchor)
+
+
+def _descendant_ids(node: nodes.Element) -> list[str]:
+    """Ids of a block and everything in it that is not a section of its own (labels on text).
+
+    A plain stack walk: docutils' `findall` costs several times more on large tables.
+    """
+    out: list[str] = []
+    stack: list[nodes.Node] = [node]
+    while stack:
+        sub = stack.pop()
+        if not isinstance(sub, nodes.Element) or isinstance(sub, _NO_IDS):
+            continue
+        ids = sub.attributes.get("ids")
+        if ids and not (isinstance(sub, nodes.target) and ("refuri" in sub or "refid" in sub)):
+            out.extend(ids)
+        stack.extend(reversed(sub.children))
+    return out
+
+
+_NO_IDS = (nodes.system_message, nodes.problematic, nodes.Text)
+
+
+def _fence(text: str, language: str) -> str:
+    fence = "```"
+    while fence in text:
+        fence += "`"
+    return f"{fence}{language}\n{text.rstrip()}\n{fence}"
+
+
+def _code_span(text: str) -> str:
+    text = " ".join(text.split("\n"))
+    if "`" not in text:
+        return f"`{text}`"
+    return f"`` {text} ``"
+
+
+def _indent_item(marker: str, blocks: list[str]) -> str:
+    text = "\n\n".join(blocks)
+    pad = " " * len(marker)
+    lines = text.split("\n")
+    return marker + lines[0] + "".join("\n" + (pad + line if line else "") for line in lines[1:])
+
+
+def _labelled_item(head: str, blocks: list[str]) -> str:
+    if not blocks:
+        return f"- {head}"
+    if head and not blocks[0].startswith(("```", "- ", "|")):
+        return _indent_item("- ", [f"**{head}**: {blocks[0]}", *blocks[1:]])
+    return _indent_item("- ", [f"**{head}**", *blocks] if head else blocks)

@@ -1,0 +1,217 @@
+"""`Site`: how one generator turns a docs folder into a website: page URLs, anchors, which files are pages.
+
+A site profile is plain data (worker processes that parse pages get a copy): the generator's
+name, where its URLs start and how they end (`X/`, `X.html` or `X`), which slug rule its heading
+anchors follow, the navigation when the site has one, and the globs of files that are parts of
+pages rather than pages (snippets, partials, templates). Profiles are built per generator from
+the folder's own configuration (tools/sources/profiles.py) and every field can be overridden in
+settings (tools/settings.py, docs/sources.md).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+# File suffixes each kind of markup uses; which reader takes them depends on the generator.
+MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
+RST_SUFFIXES = (".rst", ".rest")
+HTML_SUFFIXES = (".html", ".htm")
+# Files of these suffixes are documentation markup: found with no reader to take them, they are
+# reported (a docs folder in a format this package does not read must not pass silently).
+# `.html` is left out outside a built-HTML site: every generator keeps templates and theme
+# overrides in `.html` files, and those are no pages.
+DOCUMENT_SUFFIXES = (*MARKDOWN_SUFFIXES, *RST_SUFFIXES, ".adoc", ".asciidoc", ".ipynb", ".org")
+# Docusaurus strips these from file and folder names (`01-intro.md` → `intro`).
+_NUMBER_PREFIX_RE = re.compile(r"^\d+[-_.]")
+
+
+def _glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
+    """Whether a path matches one of the globs, gitignore-like.
+
+    A pattern without `/` matches a file or folder of that name anywhere (`_*`, `__pycache__`);
+    one with `/` matches from the folder's root (`api/*.md`), or at any depth when it starts with
+    `**/`; a pattern that names a folder matches everything under it.
+    """
+    parts = rel.split("/")
+    for pattern in patterns:
+        pat = pattern.strip().strip("/")
+        if not pat:
+            continue
+        if "/" not in pat:
+            if any(fnmatch.fnmatchcase(part, pat) for part in parts):
+                return True
+            continue
+        anywhere = pat.startswith("**/")
+        core = pat[3:] if anywhere else pat
+        for i in range(len(parts) if anywhere else 1):
+            sub = "/".join(parts[i:])
+            if fnmatch.fnmatchcase(sub, core) or fnmatch.fnmatchcase(sub, core + "/*"):
+                return True
+    return False
+
+
+# Folders that, by wide convention, hold parts of pages (snippets, partials, includes): not pages.
+PART_FOLDERS = ("snippets", "_snippets", "partials", "_partials", "includes", "_includes")
+
+
+@dataclass(frozen=True)
+class Site:
+    """One generator's addresses and page rules for a docs folder (paths relative to that folder).
+
+    `page_dir`: where pages live inside the folder (`docs/` when the folder is a MkDocs project
+    root), stripped before a path becomes a URL. `nav`: the pages the navigation lists, in order
+    (None: the site has no navigation, or it is switched off, and every page counts).
+    """
+
+    generator: str = "markdown"
+    base_url: str = ""
+    path_prefix: str = ""
+    strip_prefixes: tuple[str, ...] = ()
+    url_style: str = "plain"  # `plain` (X), `directory` (X/), `html` (X.html)
+    slug: str = "mintlify"
+    page_dir: str = ""
+    nav: tuple[str, ...] | None = None
+    titles: tuple[tuple[str, str], ...] = ()
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    not_pages: tuple[str, ...] = ()
+    snippet_dirs: tuple[str, ...] = ()
+    project_root: str = ""
+    route_base: str = ""
+    config: str = ""
+    # The files the generator builds, when it says so itself (Sphinx: `exclude_patterns` and
+    # its own rules applied); None: decided by the globs above.
+    built: tuple[str, ...] | None = None
+
+    # -- which reader, which files -------------------------------------------------------------
+
+    def reader_for(self, rel: str) -> str | None:
+        """The name of the reader for this file on this site (tools/sources/readers.py), or None."""
+        lower = rel.lower()
+        if lower.endswith(MARKDOWN_SUFFIXES):
+            return "mkdocs" if self.generator == "mkdocs" else "markdown"
+        if lower.endswith(RST_SUFFIXES):
+            return "rst"
+        if lower.endswith(HTML_SUFFIXES) and self.generator == "html":
+            return "html"
+        return None
+
+    def is_page(self, rel: str) -> bool:
+        """Whether the file is a page of the site (not a partial, snippet, excluded or off-nav file)."""
+        if self.page_dir and not rel.startswith(self.page_dir):
+            return False
+        inner = rel[len(self.page_dir) :]
+        if self.include and not _glob_match(inner, self.include):
+            return False
+        if _glob_match(inner, self.exclude) or _glob_match(inner, self.not_pages):
+            return False
+        if self.built is not None and inner not in self._built_set:
+            return False
+        if self.nav is not None:
+            return inner in self._nav_set
+        return True
+
+    @cached_property
+    def _nav_set(self) -> frozenset[str]:
+        return frozenset(self.nav or ())
+
+    @cached_property
+    def _built_set(self) -> frozenset[str]:
+        return frozenset(self.built or ())
+
+    def is_part(self, rel: str) -> bool:
+        """A file that is part of pages, not a page (snippet, partial, template): never reported."""
+        inner = rel[len(self.page_dir) :] if rel.startswith(self.page_dir) else rel
+        return _glob_match(inner, self.not_pages) or _glob_match(inner, self.exclude)
+
+    def title_for(self, rel: str) -> str | None:
+        """The navigation's title of the page, which the generator shows before the page's own."""
+        inner = rel[len(self.page_dir) :]
+        return dict(self.titles).get(inner)
+
+    def nav_position(self, rel: str) -> int | None:
+        """The page's place in the navigation (0 first), or None when off it or with no nav."""
+        if self.nav is None:
+            return None
+        try:
+            return self.nav.index(rel[len(self.page_dir) :])
+        except ValueError:
+            return None
+
+    # -- addresses -----------------------------------------------------------------------------
+
+    def url_for(self, rel: str, meta: Mapping[str, Any] | None = None) -> str:
+        """The page's URL as the generator builds it; without a base URL, the repo-relative path."""
+        if not self.base_url:
+            return f"{self.path_prefix}{rel}"
+        path = rel[len(self.page_dir) :] if rel.startswith(self.page_dir) else rel
+        for prefix in self.strip_prefixes:
+            if path.startswith(prefix):
+                path = path[len(prefix) :]
+                break
+        readme = self.generator in ("mkdocs", "docusaurus")  # they serve README.md as an index
+        base = self.base_url.rstrip("/")
+        if self.url_style == "html":
+            stem = _strip_suffix(path)
+            if readme and (stem == "README" or stem.endswith("/README")):
+                stem = stem[: -len("README")] + "index"
+            return f"{base}/{stem}.html"
+        if self.generator == "docusaurus":
+            path = self._docusaurus_path(path, meta or {})
+        else:
+            path = _page_path(_strip_suffix(path), readme)
+        if self.url_style == "directory":
+            return base + "/" + (path + "/" if path else "")
+        return base + ("/" + path if path else "")
+
+    def _docusaurus_path(self, path: str, meta: Mapping[str, Any]) -> str:
+        """A Docusaurus doc's route: front-matter `slug`, else folders and `id` (number prefixes gone)."""
+        folder, _, name = path.rpartition("/")
+        folder = "/".join(_NUMBER_PREFIX_RE.sub("", part) for part in folder.split("/") if part)
+        stem = _NUMBER_PREFIX_RE.sub("", name.rsplit(".", 1)[0])
+        route = self.route_base.strip("/")
+        slug = meta.get("slug")
+        if isinstance(slug, str) and slug.strip():
+            slug = slug.strip()
+            joined = slug if slug.startswith("/") else posixpath.join("/" + folder, slug)
+            doc = posixpath.normpath(joined).strip("/")
+        else:
+            doc_id = meta.get("id")
+            stem = (
+                str(doc_id).strip()
+                if isinstance(doc_id, str | int) and str(doc_id).strip()
+                else stem
+            )
+            last = folder.rsplit("/", 1)[-1] if folder else ""
+            if stem.lower() in ("index", "readme") or (
+                last and stem == last and not meta.get("id")
+            ):
+                doc = folder
+            else:
+                doc = f"{folder}/{stem}" if folder else stem
+        return "/".join(p for p in (route, doc) if p)
+
+
+def _strip_suffix(path: str) -> str:
+    """A file's path without its markup extension."""
+    lower = path.lower()
+    for suffix in (*MARKDOWN_SUFFIXES, *RST_SUFFIXES, *HTML_SUFFIXES):
+        if lower.endswith(suffix):
+            return path[: -len(suffix)]
+    return path
+
+
+def _page_path(stem: str, readme: bool) -> str:
+    """A page's path without extension, an `index` (and for some generators `README`) as its folder."""
+    for index in ("index", "README") if readme else ("index",):
+        if stem == index:
+            return ""
+        if stem.endswith("/" + index):
+            return stem[: -len(index) - 1]
+    return stem

@@ -1,0 +1,356 @@
+"""A Sphinx project as a site: which files are pages, their URLs, and the toctree navigation.
+
+`conf.py` is read with `ast` and never executed (it imports the project, may run anything): only
+plain literal assignments are taken (`html_baseurl`, `exclude_patterns`, `root_doc`…), plus the
+object types its `setup(app)` registers. Pages, URLs and navigation follow `sphinx-build -b html`:
+`<docname>.html` under `html_baseurl`, `exclude_patterns` with Sphinx's glob rules, `:orphan:`
+pages still built, and a file only pulled in by `.. include::` is a fragment, not a page.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from tools.sources.mdx import Page
+from tools.sources.rst import RstOptions, parse_rst
+
+log = logging.getLogger(__name__)
+
+SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", ".tox"}
+# Sphinx adds these to every project's exclusions (sphinx/project.py, EXCLUDE_PATHS).
+_ALWAYS_EXCLUDED = ("**/_sources", ".#*", "**/.#*", "*.lproj/**")
+
+
+@dataclass(frozen=True)
+class SphinxConfig:
+    """The settings of a conf.py that decide pages, URLs and ids (Sphinx's defaults otherwise)."""
+
+    root_doc: str = "index"
+    html_baseurl: str = ""
+    html_file_suffix: str = ".html"
+    exclude_patterns: tuple[str, ...] = ()
+    templates_path: tuple[str, ...] = ()
+    source_suffixes: tuple[str, ...] = (".rst",)
+    default_role: str = ""
+    highlight_language: str = ""
+    extensions: tuple[str, ...] = ()
+    crossref_types: frozenset[str] = frozenset()
+    object_types: frozenset[str] = frozenset()
+    substitutions: Mapping[str, str] = field(default_factory=dict)
+
+    def rst_options(self, root: Path) -> RstOptions:
+        """What the reStructuredText reader needs from this configuration."""
+        return RstOptions(
+            root=root,
+            default_role=self.default_role,
+            highlight_language=self.highlight_language,
+            substitutions=dict(self.substitutions),
+            crossref_types=self.crossref_types,
+            object_types=self.object_types,
+        )
+
+
+def _literal(node: ast.expr) -> Any:
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list | tuple):
+        return tuple(v for v in value if isinstance(v, str))
+    if isinstance(value, dict):
+        return tuple(k for k in value if isinstance(k, str))
+    return ()
+
+
+def _setup_types(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """Names that `app.add_crossref_type` / `app.add_object_type` calls register."""
+    crossref: set[str] = set()
+    objects: set[str] = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        kind = node.func.attr
+        if kind not in {"add_crossref_type", "add_object_type"}:
+            continue
+        name = _literal(node.args[0]) if node.args else None
+        for kw in node.keywords:
+            if kw.arg == "directivename":
+                name = _literal(kw.value)
+        if isinstance(name, str) and name:
+            (crossref if kind == "add_crossref_type" else objects).add(name.lower())
+    return crossref, objects
+
+
+def read_conf(path: Path) -> SphinxConfig:
+    """The settings of a `conf.py`, read without running it; an unreadable file gives defaults."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"), str(path))
+    except (OSError, SyntaxError, ValueError) as exc:
+        log.warning("%s: cannot read (%s); using Sphinx's defaults", path, exc)
+        return SphinxConfig()
+    values: dict[str, Any] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], _literal(stmt.value)
+            if isinstance(target, ast.Name) and value is not None:
+                values[target.id] = value
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            extra, old = _literal(stmt.value), values.get(stmt.target.id)
+            if isinstance(extra, list) and isinstance(old, list):
+                values[stmt.target.id] = old + extra
+    crossref, objects = _setup_types(tree)
+    suffixes = _strings(values.get("source_suffix")) or (".rst",)
+    substitutions = {
+        k: values[k] for k in ("version", "release", "today") if isinstance(values.get(k), str)
+    }
+    return SphinxConfig(
+        root_doc=str(values.get("root_doc") or values.get("master_doc") or "index"),
+        html_baseurl=str(values.get("html_baseurl") or ""),
+        html_file_suffix=str(values.get("html_file_suffix") or ".html"),
+        exclude_patterns=_strings(values.get("exclude_patterns")),
+        templates_path=_strings(values.get("templates_path")),
+        source_suffixes=tuple(s for s in suffixes if s.startswith(".")) or (".rst",),
+        default_role=str(values.get("default_role") or ""),
+        highlight_language=str(values.get("highlight_language") or ""),
+        extensions=_strings(values.get("extensions")),
+        crossref_types=frozenset(crossref),
+        object_types=frozenset(objects),
+        substitutions=substitutions,
+    )
+
+
+@lru_cache(maxsize=256)
+def _pattern(glob: str) -> re.Pattern[str]:
+    """Sphinx's glob (sphinx/util/matching.py): `**` crosses folders, `*` and `?` do not."""
+    out: list[str] = []
+    i = 0
+    while i < len(glob):
+        c = glob[i]
+        if glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            end = glob.find("]", i + 1)
+            if end == -1:
+                out.append(re.escape(c))
+            else:
+                body = glob[i + 1 : end]
+                neg = body.startswith("!")
+                out.append("[" + ("^/" if neg else "") + re.escape(body.lstrip("!")) + "]")
+                i = end
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def excluded(rel_path: str, patterns: Iterable[str]) -> bool:
+    """Whether a path (or one of its folders) matches one of Sphinx's `exclude_patterns`."""
+    parts = rel_path.split("/")
+    prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+    return any(_pattern(p).match(prefix) for p in patterns for prefix in prefixes)
+
+
+_TOCTREE_START = re.compile(r"^([ \t]*)\.\.[ \t]+toctree[ \t]*::", re.IGNORECASE)
+
+
+def toctree_blocks(text: str) -> list[str]:
+    """The `.. toctree::` directives of a page, each as its own block of source text.
+
+    A directive's block is its first line and every following line that is blank or indented
+    deeper (reStructuredText's own rule); docutils then parses just these blocks, so the
+    navigation is known without parsing every page in full.
+    """
+    lines = text.splitlines()
+    blocks: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = _TOCTREE_START.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        indent = len(m.group(1).expandtabs())
+        block = [lines[i][len(m.group(1)) :]]
+        i += 1
+        while i < len(lines) and (
+            not lines[i].strip()
+            or len(lines[i].expandtabs()) - len(lines[i].expandtabs().lstrip()) > indent
+        ):
+            block.append(lines[i].expandtabs()[indent:])
+            i += 1
+        blocks.append("\n".join(block))
+    return blocks
+
+
+@lru_cache(maxsize=32)
+def _cached_options(root: str, mtime: float) -> RstOptions:
+    return SphinxSite(Path(root)).options
+
+
+def sphinx_options(root: Path) -> RstOptions:
+    """The reader options of a Sphinx folder, read from its conf.py once (until it changes).
+
+    For callers that parse page by page (worker processes): `parse_rst(rel, text, options)`.
+    """
+    conf = root / "conf.py"
+    mtime = conf.stat().st_mtime if conf.is_file() else 0.0
+    return _cached_options(str(root), mtime)
+
+
+@dataclass
+class Navigation:
+    """The toctree graph: each page's toctree children, and what the root doc reaches.
+
+    `reachable` is in navigation order (breadth first from the root document); `parents` gives
+    each listed page its place: the page that reaches it first from the root, else the first
+    page (by path) that lists it.
+    """
+
+    children: dict[str, list[str]] = field(default_factory=dict)
+    listed: set[str] = field(default_factory=set)
+    reachable: list[str] = field(default_factory=list)
+    parents: dict[str, str] = field(default_factory=dict)
+
+    def parent_of(self, docname: str) -> str | None:
+        """The page under which `docname` sits in the navigation (None for the root, orphans)."""
+        return self.parents.get(docname)
+
+
+class SphinxSite:
+    """A Sphinx source folder (with `conf.py`): its pages, their URLs and its navigation."""
+
+    def __init__(self, root: Path, config: SphinxConfig | None = None) -> None:
+        self.root = root
+        conf = root / "conf.py"
+        self.config = config or (read_conf(conf) if conf.is_file() else SphinxConfig())
+        self.options = self.config.rst_options(root)
+
+    def docname(self, rel_path: str) -> str:
+        """`how-to/fixtures.rst` → `how-to/fixtures` (Sphinx's document name)."""
+        for suffix in self.config.source_suffixes:
+            if rel_path.endswith(suffix):
+                return rel_path[: -len(suffix)]
+        return rel_path.rsplit(".", 1)[0]
+
+    def url_for(self, rel_path: str) -> str:
+        """The built page's address: `html_baseurl` + docname + `.html` (the canonical link)."""
+        page = self.docname(rel_path) + self.config.html_file_suffix
+        base = self.config.html_baseurl
+        return (base.rstrip("/") + "/" + page) if base else page
+
+    def source_files(self) -> list[str]:
+        """Every source file Sphinx would build, relative to the root, sorted."""
+        patterns = (
+            *self.config.exclude_patterns,
+            *self.config.templates_path,
+            *_ALWAYS_EXCLUDED,
+        )
+        out: list[str] = []
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+            rel_dir = Path(dirpath).relative_to(self.root).as_posix()
+            for name in filenames:
+                if not name.endswith(self.config.source_suffixes):
+                    continue
+                rel = name if rel_dir == "." else f"{rel_dir}/{name}"
+                if not excluded(rel, patterns):
+                    out.append(rel)
+        return sorted(out)
+
+    def parse(self, rel_path: str, text: str | None = None) -> Page:
+        """The page of one source file (read from disk unless `text` is given)."""
+        path = self.root / rel_path
+        if text is None:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        return parse_rst(rel_path, text, self.options, source_path=path)
+
+    def navigation(self, pages: Mapping[str, Page]) -> Navigation:
+        """Toctree children of each page and the pages reachable from the root document."""
+        docnames = {self.docname(rel): rel for rel in pages}
+        nav = Navigation()
+        for rel, page in pages.items():
+            doc = self.docname(rel)
+            kids: list[str] = []
+            for toctree in page.meta.get("toctrees", ()):
+                for entry in toctree.get("entries", ()):
+                    kids.extend(self._resolve(doc, entry["target"], toctree.get("glob"), docnames))
+            nav.children[doc] = list(dict.fromkeys(k for k in kids if k != doc))
+            nav.listed.update(nav.children[doc])
+        root_doc = self.config.root_doc
+        seen = {root_doc}
+        queue = [root_doc] if root_doc in docnames else []
+        while queue:
+            doc = queue.pop(0)
+            nav.reachable.append(doc)
+            for kid in nav.children.get(doc, ()):
+                if kid not in seen:
+                    seen.add(kid)
+                    nav.parents[kid] = doc
+                    queue.append(kid)
+        for doc in sorted(nav.children):
+            for kid in nav.children[doc]:
+                nav.parents.setdefault(kid, doc)
+        return nav
+
+    @staticmethod
+    def _resolve(
+        doc: str, target: str, glob: bool | None, docnames: Mapping[str, str]
+    ) -> list[str]:
+        """A toctree entry as document names: relative to the page's folder, `/` from the root."""
+        if "://" in target or target.startswith("mailto:") or target == "self":
+            return []
+        folder = doc.rsplit("/", 1)[0] if "/" in doc else ""
+        path = (
+            target[1:] if target.startswith("/") else (f"{folder}/{target}" if folder else target)
+        )
+        path = os.path.normpath(path).replace(os.sep, "/")
+        if path not in docnames and path.rsplit(".", 1)[0] in docnames:
+            path = path.rsplit(".", 1)[0]  # an entry may name the file (`install.rst`)
+        if glob and any(c in target for c in "*?["):
+            pattern = _pattern(path)
+            return sorted(d for d in docnames if pattern.match(d))
+        return [path] if path in docnames else []
+
+    def quick_navigation(self) -> Navigation:
+        """The toctree navigation from the toctree directives alone (no full parse of pages)."""
+        pages: dict[str, Page] = {}
+        for rel in self.source_files():
+            text = (self.root / rel).read_text(encoding="utf-8", errors="replace")
+            blocks = toctree_blocks(text)
+            toctrees = (
+                parse_rst(rel, "\n\n".join(blocks), self.options).meta.get("toctrees", [])
+                if blocks
+                else []
+            )
+            pages[rel] = Page(rel, "", "", [], {"toctrees": toctrees})
+        return self.navigation(pages)
+
+    def pages(self, parsed: Mapping[str, Page]) -> list[str]:
+        """The files that are pages: not excluded, and not a fragment only included elsewhere."""
+        included = {dep for page in parsed.values() for dep in page.meta.get("includes", ())}
+        listed = self.navigation(parsed).listed
+        return [
+            rel
+            for rel in parsed
+            if rel not in included
+            or self.docname(rel) in listed
+            or self.docname(rel) == self.config.root_doc
+        ]
