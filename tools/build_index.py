@@ -159,6 +159,14 @@ def source_problems(sources: Sources) -> list[str]:
     with the folder and the formats found, is what lets its owner fix the setting.
     """
     out: list[str] = []
+    settings = sources.settings
+    for name, folder in (("docs", settings.docs_dir), ("kb", settings.kb_dir)):
+        if (
+            folder is not None
+            and not folder.is_dir()
+            and not (name == "docs" and settings.llms_txt_url)
+        ):
+            out.append(f"{name}: the configured folder {folder} does not exist")
     for name, backend in indexed_sources(sources):
         report = getattr(backend, "report", None)
         if callable(report):

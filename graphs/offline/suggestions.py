@@ -122,6 +122,8 @@ _NOUN_TOO = frozenset(
     "read resume retry return run save set share skip start stop store stream switch test track "
     "trigger update".split()
 )
+# Words ending in -ing that are no verb's -ing form.
+_ING_NOUNS = frozenset("string strings thing things nothing something anything everything".split())
 _OBJECT_OPENERS = frozenset(
     "the a an your my our their this that these those it its them all each every one multiple "
     "custom up out in on with without from to into for".split()
@@ -178,6 +180,8 @@ def follow_up_question(topic: str, page: str, lang: str) -> str:
         return f"What should I know about {_sentence_case(topic)}{on}?"
     if first in ("how", "why", "when", "where", "what", "which", "who", "can", "do", "does", "is"):
         return topic + "?"
+    if len(first) >= 6 and first.endswith("ing") and first not in _ING_NOUNS:
+        return f"How does {_sentence_case(topic)} work?"  # "Inspecting model fields"
     plural = words[-1].endswith("s") and not words[-1].endswith(("ss", "us", "is"))
     if len(words) <= 6:
         return f"What {'are' if plural else 'is'} {_sentence_case(topic)}?"

@@ -167,18 +167,15 @@ def test_make_index_fails_loudly_on_a_source_that_yields_no_pages(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    docs = tmp_path / "sphinx-docs"
+    docs = tmp_path / "asciidoc-docs"
     docs.mkdir()
-    (docs / "conf.py").write_text("project = 'x'\n")
-    (docs / "index.rst").write_text("Title\n=====\n\nText.\n")
+    (docs / "index.adoc").write_text("= Title\n\nText.\n")
     (docs / "guide.adoc").write_text("= Guide\n")
     for name, value in {
         "DOCS_AGENT_DOCS_DIR": str(docs),
         "DOCS_AGENT_KB_DIR": "",
         "DOCS_AGENT_CODE_ROOTS": "",
         "DOCS_AGENT_INDEX_DIR": str(index_dir),
-        # No reader for .rst here, whatever is installed: the folder yields nothing.
-        "DOCS_AGENT_DOCS_GENERATOR": "markdown",
     }.items():
         monkeypatch.setenv(name, value)
     load_sources.cache_clear()
@@ -186,3 +183,27 @@ def test_make_index_fails_loudly_on_a_source_that_yields_no_pages(
     err = capsys.readouterr().err
     assert "yields 0 pages" in err and str(docs) in err and ".adoc" in err
     assert "index ready" not in capsys.readouterr().out
+
+
+def test_make_index_names_a_configured_folder_that_does_not_exist(
+    tmp_path: Path,
+    index_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "a.md").write_text("# A\n\nText.\n")
+    for name, value in {
+        "DOCS_AGENT_DOCS_DIR": str(tmp_path / "no-such-docs"),
+        "DOCS_AGENT_KB_DIR": str(kb),
+        "DOCS_AGENT_CODE_ROOTS": "",
+        "DOCS_AGENT_INDEX_DIR": str(index_dir),
+    }.items():
+        monkeypatch.setenv(name, value)
+    load_sources.cache_clear()
+    assert build_index.main(["--quiet"]) == 2
+    assert (
+        f"the configured folder {tmp_path / 'no-such-docs'} does not exist"
+        in capsys.readouterr().err
+    )

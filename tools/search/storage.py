@@ -35,9 +35,9 @@ from tools.search.workers import Task, analysed
 from tools.sources.mdx import Section
 from tools.text import index_terms
 
-SCHEMA_VERSION = (
-    36  # 36: pages read by site profile (MkDocs, Docusaurus, ...): anchors, URLs, clean text
-)
+# 37: pages read by their site's profile (MkDocs, Sphinx, Docusaurus, built HTML): the site's
+# URLs and anchors, extra section ids, clean text (36 is the hardening branch's hidden-text change)
+SCHEMA_VERSION = 37
 # Searches read the file through a memory map (a quarter faster than read calls); syncs and the
 # one full scan that loads the scorer's arrays do not, so they do not map, and count as
 # resident, the whole file.

@@ -215,7 +215,10 @@ class FolderCorpus:
             )
         self.site = site
         self.hide_release_notes = hide_release_notes
-        identity = f"{kind}|{self.root}|{url_rule}|{language}|{site}|{hide_release_notes}"
+        # What decides the stored records: a new value is a new index. Which files are pages
+        # (nav, built list) is not: a page added to the navigation is one page added by a sync.
+        shape = replace(site, nav=None, built=None)
+        identity = f"{kind}|{self.root}|{url_rule}|{language}|{shape}|{hide_release_notes}"
         self.index = SearchIndex(index_path(index_dir, kind, identity))
         self.pages = FolderPages(
             self.root,
@@ -224,7 +227,7 @@ class FolderCorpus:
             collection_for,
             url_from_meta,
             site=site,
-            mark_release_notes=hide_release_notes and kind == "docs",
+            mark_release_notes=hide_release_notes and kind != "kb",
         )
         self.last_report: SourceReport | None = None
         self.embedder = embedder

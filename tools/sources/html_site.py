@@ -41,7 +41,7 @@ _SPACE = re.compile(r"[ \t\r\n\f\u00a0]+")
 _BLOCK_TAGS = {
     "p", "div", "section", "article", "main", "header", "ul", "ol", "li", "dl", "dt", "dd",
     "pre", "table", "blockquote", "figure", "figcaption", "details", "summary", "hr", "form",
-    "fieldset", "address", "center", *_HEADINGS,
+    "fieldset", "address", "center", "label", *_HEADINGS,
 }  # fmt: skip
 
 
@@ -99,8 +99,12 @@ def _is_permalink(node: LexborNode) -> bool:
 
 
 def _clean(root: LexborNode) -> None:
-    for selector in (_DROP_TAGS, _DROP_INSIDE, _HIDDEN, ".linenos, .lineno, .linenodiv"):
+    for selector in (_DROP_TAGS, _DROP_INSIDE, ".linenos, .lineno, .linenodiv"):
         for node in root.css(selector):
+            node.decompose()
+    for node in root.css(_HIDDEN):
+        # A tab panel not shown yet is content all the same (Docusaurus hides the others).
+        if node.attributes.get("role") != "tabpanel" and node.css_first("[role=tabpanel]") is None:
             node.decompose()
     for node in root.css("a[href^='#']"):
         if _is_permalink(node):
@@ -278,6 +282,9 @@ class _Converter:
             return self.children_blocks(node)
         if tag == "hr":
             return []
+        if tag == "label":  # a tab's name (MkDocs, sphinx-design, inline tabs)
+            text = _SPACE.sub(" ", self.inline(node, plain=True)).strip()
+            return [f"**{text}**"] if text else []
         return self.children_blocks(node)
 
     def list_block(self, node: LexborNode, ordered: bool) -> str:
@@ -505,3 +512,11 @@ def iter_ids(page: Page) -> Iterator[str]:
         if section.anchor:
             yield section.anchor
         yield from section.ids
+
+
+def read_html_page(rel: str, text: str, root: Path, base_url: str = "") -> Page:
+    """One page of a built site's folder, for callers that read page by page (by name).
+
+    `page.meta["url"]` is the page's canonical URL when it declares one, else `base_url` + `rel`.
+    """
+    return HtmlSite(root, base_url).parse(rel, text)

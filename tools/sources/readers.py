@@ -58,20 +58,19 @@ def read_mkdocs(rel: str, text: str, site: Site, root: Path, language: str) -> P
 
 
 def read_rst(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
-    """ReStructuredText through docutils, with the Sphinx project's roles, directives and ids."""
-    from tools.sources.rst import parse_rst
-    from tools.sources.sphinx_site import sphinx_options
+    """Read reStructuredText through docutils, with the Sphinx project's roles, directives and ids."""
+    from tools.sources.sphinx_site import read_sphinx_page
 
     source = Path(site.project_root) if site.project_root else root
     inner = rel[len(site.page_dir) :] if rel.startswith(site.page_dir) else rel
-    return parse_rst(inner, text, sphinx_options(source), source_path=root / rel)
+    return read_sphinx_page(inner, text, source)
 
 
 def read_html(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
-    """A built HTML page: its main content only; `meta["canonical"]` when it names its URL."""
-    from tools.sources.html_site import parse_html
+    """A built HTML page: its main content only; `meta["url"]` is its canonical URL if it has one."""
+    from tools.sources.html_site import read_html_page
 
-    return parse_html(rel, text, site.url_for(rel))
+    return read_html_page(rel, text, root, site.base_url)
 
 
 READERS: dict[str, ReaderFn] = {

@@ -16,10 +16,10 @@ def clean_text(text: str) -> str:
 
 
 def section_subtree(sections: list[Section], name: str) -> list[Section] | None:
-    """The section whose heading or anchor matches `name`, with its subsections."""
+    """The section whose heading or one of its ids matches `name`, with its subsections."""
     wanted = name.strip().lstrip("#").strip().lower()
     for i, s in enumerate(sections):
-        if s.heading.lower() == wanted or (s.anchor and s.anchor == wanted):
+        if s.heading.lower() == wanted or wanted in s.anchors:
             end = i + 1
             while end < len(sections) and sections[end].level > s.level:
                 end += 1

@@ -60,6 +60,7 @@ _SKIPPED = (
     nodes.transition,
     nodes.meta,
 )
+_SPHINX_SUBSTITUTIONS = {"version", "release", "today"}
 _DEFAULT_HIGHLIGHT = {"default", "python3", "none", ""}
 _settings_template: Any = None
 
@@ -219,12 +220,14 @@ class _Renderer:
         self.current = Section("", 0, "", "")
         self.blocks: list[str] = []
         self.extra_ids: list[str] = []
+        self.titles: dict[str, str] = {}
 
     # -- sections ---------------------------------------------------------------------------
 
     def sections(self, document: nodes.document) -> list[Section]:
         for name, node in document.substitution_defs.items():
             self.substitutions[name] = node.astext()
+        self.titles = _section_titles(document, self)
         self._walk(document, 0)
         self._flush()
         return self.out
@@ -251,6 +254,9 @@ class _Renderer:
                 heading = self.inline(title, plain=True) if title is not None else ""
                 self._start(heading.strip(), level + 1, _sorted_section_ids(child["ids"]))
                 self._walk(child, level + 1)
+            elif isinstance(child, object_desc) and _without_text(child):
+                # An autodoc object (its docstring is not in the source): its ids, no section.
+                self.extra_ids.extend(child["ids"])
             elif isinstance(child, object_desc):
                 self._start(child["signature"], level + 1, list(child["ids"]))
                 self._walk(child, level + 1)
@@ -265,7 +271,7 @@ class _Renderer:
     def block(self, node: nodes.Node) -> list[str]:
         """Markdown blocks for one block-level node."""
         if isinstance(node, nodes.Text):
-            return [str(node)] if str(node).strip() else []
+            return [node.astext()] if node.astext().strip() else []
         assert isinstance(node, nodes.Element)
         if isinstance(node, highlight_marker):
             self.language = node["language"]
@@ -457,7 +463,7 @@ class _Renderer:
         `plain` (headings) keeps code spans but writes emphasis and links as their words.
         """
         if isinstance(node, nodes.Text):
-            return str(node).replace("\n", " ")
+            return str(node.astext()).replace("\n", " ")  # astext: backslash escapes resolved
         assert isinstance(node, nodes.Element)
         if isinstance(node, nodes.literal):
             return _code_span(node.astext())
@@ -465,11 +471,18 @@ class _Renderer:
             return ""
         if isinstance(node, nodes.substitution_reference):
             name = node.get("refname") or node.astext()
-            return str(self.substitutions.get(name, node.astext()))
+            if name in self.substitutions:
+                return str(self.substitutions[name])
+            # Sphinx's own (|version|, |release|, |today|) come from a conf.py value that is
+            # computed, not written: nothing to show rather than the name.
+            return "" if name in _SPHINX_SUBSTITUTIONS else node.astext()
         if isinstance(node, nodes.footnote_reference | nodes.citation_reference):
             return f"[{node.astext()}]"
         if isinstance(node, nodes.image):
             return str(node.get("alt", ""))
+        label = node.get("reflabel")
+        if label and label in self.titles:
+            return self.titles[label]
         inner = "".join(self.inline(c, plain) for c in node.children)
         if plain:
             return inner
@@ -494,6 +507,30 @@ def _sorted_section_ids(ids: list[str]) -> list[str]:
     if len(ids) > 1 and ids[0].startswith("id"):
         return [*ids[1:], ids[0]]
     return list(ids)
+
+
+def _section_titles(document: nodes.document, renderer: _Renderer) -> dict[str, str]:
+    """Each id of this page's sections → the section's title (what a bare `:ref:` shows)."""
+    titles: dict[str, str] = {}
+    stack: list[nodes.Node] = [document]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, nodes.section):
+            title = node.next_node(nodes.title)
+            if title is not None:
+                text = " ".join(renderer.inline(title, plain=True).split())
+                for node_id in node["ids"]:
+                    titles.setdefault(node_id, text)
+        if isinstance(node, nodes.document | nodes.section):
+            stack.extend(c for c in node.children if isinstance(c, nodes.section))
+    return titles
+
+
+def _without_text(node: object_desc) -> bool:
+    """An object description with nothing to show but its signature (autodoc, no content)."""
+    return str(node.get("kind", "")).startswith("auto") and not any(
+        isinstance(c, nodes.Element) and not isinstance(c, _SKIPPED) for c in node.children
+    )
 
 
 def _ids_of(section: Section) -> Iterator[str]:

@@ -302,6 +302,9 @@ class LiteralInclude(_SphinxDirective):
         text = self._clip(text)
         language = self.options.get("language") or _EXTENSION_LANGUAGES.get(path.suffix, "")
         node = code_block(text, language or self.parse_state.options.highlight_language)
+        caption = self.options.get("caption")
+        if caption:
+            return [nodes.paragraph("", "", nodes.strong("", caption)), node]
         return [node]
 
     def _clip(self, text: str) -> str:
@@ -444,16 +447,26 @@ def eval_only(expression: str, tags: frozenset[str]) -> bool:
 class Only(_SphinxDirective):
     """`only`: the content when the HTML build's tags satisfy the expression, else nothing.
 
-    Content of a false branch is not parsed at all (a large generated page often carries a
-    second copy for another builder); ids inside it are the only thing this can shift.
+    As in Sphinx, the content may hold section titles: they are parsed with the title styles of
+    the page set aside (their levels are the block's own), and the sections sit under the
+    current one. Content of a false branch is not parsed at all (a large generated page often
+    carries a second copy for another builder); ids inside it are all this can shift.
     """
 
     @override
     def run(self) -> list[nodes.Node]:
         expression = self.arguments[0] if self.arguments else ""
-        if not eval_only(expression, self.parse_state.options.tags):
+        if not eval_only(expression, self.parse_state.options.tags) or not self.content:
             return []
-        return list(self.parse_content(nodes.container()).children)
+        holder = nodes.container()
+        memo = self.state.memo
+        styles, level = memo.title_styles, memo.section_level
+        memo.title_styles, memo.section_level = [], 0
+        try:
+            self.state.nested_parse(self.content, self.content_offset, holder, match_titles=True)
+        finally:
+            memo.title_styles, memo.section_level = styles, level
+        return list(holder.children)
 
 
 class Passthrough(_SphinxDirective):
@@ -520,12 +533,15 @@ class VersionChange(_SphinxDirective):
         version, _, rest = (self.arguments[0] if self.arguments else "").partition("\n")
         version, _, same_line = version.strip().partition(" ")
         node = labelled()
-        node["label"] = f"{_VERSION_LABELS[self.name]} {version}".strip()
+        label = f"{_VERSION_LABELS[self.name]} {version}".strip()
+        node["label"] = label
         explanation = " ".join(part for part in (same_line.strip(), rest.strip()) if part)
         if explanation:
             inline, messages = self.state.inline_text(explanation, self.lineno)
             node += nodes.paragraph(explanation, "", *inline)
         self.parse_content(node)
+        if not len(node):  # "Added in version 8.4." on its own, as Sphinx shows it
+            return [nodes.paragraph("", "", nodes.strong("", label + "."))]
         return [node]
 
 
@@ -1004,15 +1020,22 @@ def _humanize(label: str) -> str:
 
 
 def text_xref_role(name: str, rawtext: str, text: str) -> RoleResult:
-    """`:ref:`title <label>`` → title; a bare label or document → its words."""
+    """`:ref:`title <label>`` → title; a bare label or document → its words.
+
+    A bare `:ref:` keeps the label's id (`reflabel`): when the label is on this page, the
+    renderer shows the section's title there, as Sphinx does.
+    """
     title, target, explicit = split_title(text)
+    node = nodes.inline(rawtext, "")
     if not explicit:
         title = title.lstrip("!~")
         if name == "doc":
             title = _humanize(title.rstrip("/").rsplit("/", 1)[-1])
         elif name in {"ref", "numref", "keyword"}:
+            node["reflabel"] = nodes.make_id(nodes.fully_normalize_name(target.lstrip("!~")))
             title = _humanize(title)
-    return [nodes.inline(rawtext, title)], []
+    node += nodes.Text(title)
+    return [node], []
 
 
 _ISSUE_ROLES = {"issue": "#", "pr": "#", "user": "@", "commit": ""}

@@ -28,7 +28,7 @@ HTML_SUFFIXES = (".html", ".htm")
 # overrides in `.html` files, and those are no pages.
 DOCUMENT_SUFFIXES = (*MARKDOWN_SUFFIXES, *RST_SUFFIXES, ".adoc", ".asciidoc", ".ipynb", ".org")
 # Docusaurus strips these from file and folder names (`01-intro.md` → `intro`).
-_NUMBER_PREFIX_RE = re.compile(r"^\d+[-_.]")
+NUMBER_PREFIX_RE = re.compile(r"^\d+[-_.]")
 
 
 def _glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
@@ -173,8 +173,8 @@ class Site:
     def _docusaurus_path(self, path: str, meta: Mapping[str, Any]) -> str:
         """A Docusaurus doc's route: front-matter `slug`, else folders and `id` (number prefixes gone)."""
         folder, _, name = path.rpartition("/")
-        folder = "/".join(_NUMBER_PREFIX_RE.sub("", part) for part in folder.split("/") if part)
-        stem = _NUMBER_PREFIX_RE.sub("", name.rsplit(".", 1)[0])
+        folder = "/".join(NUMBER_PREFIX_RE.sub("", part) for part in folder.split("/") if part)
+        stem = NUMBER_PREFIX_RE.sub("", name.rsplit(".", 1)[0])
         route = self.route_base.strip("/")
         slug = meta.get("slug")
         if isinstance(slug, str) and slug.strip():

@@ -354,3 +354,12 @@ class SphinxSite:
             or self.docname(rel) in listed
             or self.docname(rel) == self.config.root_doc
         ]
+
+
+def read_sphinx_page(rel: str, text: str, root: Path) -> Page:
+    """One page of the Sphinx folder `root`, for callers that read page by page.
+
+    Module-level (worker processes get it by name); conf.py is read once per folder and
+    change (`sphinx_options`). `page.meta` carries `toctrees`, `orphan`, `includes`, `warnings`.
+    """
+    return parse_rst(rel, text, sphinx_options(root), source_path=root / rel)

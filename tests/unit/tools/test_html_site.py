@@ -97,3 +97,25 @@ def test_malformed_html_never_raises() -> None:
     page = parse_html("t.html", "<title>Only a title</title><p>Loose <b>text</b>.</p>")
     assert page.title == "Only a title"
     assert re.sub(r"\s+", " ", page.sections[0].text) == "Loose **text**."
+
+
+def test_page_by_page_reader() -> None:
+    from tools.sources.html_site import read_html_page
+
+    text = (FIXTURE / "index.html").read_text()
+    page = read_html_page("index.html", text, FIXTURE, BASE)
+    assert page == HtmlSite(FIXTURE, BASE).parse("index.html")
+    assert page.meta["url"] == BASE + "index.html"
+
+
+def test_tabs_keep_every_panel_and_their_names() -> None:
+    html = """<main><h1 id="install">Install</h1>
+    <div class="tabs-container"><ul role="tablist"><li role="tab">pip</li><li role="tab">uv</li></ul>
+    <div role="tabpanel"><pre><code class="language-bash">pip install x</code></pre></div>
+    <div role="tabpanel" hidden><pre><code class="language-bash">uv add x</code></pre></div></div>
+    <div class="tabbed-set"><input type="radio" id="t1"><label for="t1">Linux</label>
+    <div class="tabbed-content"><p>apt</p></div></div></main>"""
+    text = parse_html("t.html", html).sections[0].text
+    assert "```bash\npip install x\n```" in text and "```bash\nuv add x\n```" in text
+    assert "- pip\n- uv" in text
+    assert "**Linux**\n\napt" in text

@@ -176,6 +176,16 @@ See :ref:`the tutorial <tmp_path factory example>` and :ref:`assert-details`;
     )
 
 
+def test_a_ref_to_a_label_on_the_page_shows_the_section_title() -> None:
+    page = parse_rst(
+        "r.rst",
+        ".. _top-label:\n\nTop\n===\n\nSee :ref:`sub-label`, :ref:`other-page-label`, "
+        ":ref:`top-label`.\n\n.. _`sub-label`:\n\nThe ``sub`` part\n----------------\n\nx\n",
+        SPHINX,
+    )
+    assert page.sections[0].text == "See The `sub` part, other page label, Top."
+
+
 def test_default_role_is_the_projects() -> None:
     text = "T\n=\n\nA `name` here.\n"
     assert "A `name` here." in parse_rst("a.rst", text, SPHINX).sections[0].text
@@ -226,7 +236,7 @@ Notes
         "**See also:** fixtures",
         "**Added in version 8.1:** The `strict` flag.",
         "**Changed in version 9.0:** Now the default.",
-        "**Deprecated since version 7.0:**",
+        "**Deprecated since version 7.0.**",  # no text: the label alone, as Sphinx shows it
         "**Removed in version 8.0:** Gone.",
         "**Custom title:** Body.",
     ):
@@ -283,6 +293,39 @@ Index
     assert "**Linux:** `apt install`" in text and "**Windows:** `choco install`" in text
 
 
+def test_only_may_hold_sections_with_their_own_title_styles() -> None:
+    page = parse_rst(
+        "changes.rst",
+        """
+Changelog
+=========
+
+.. only:: not is_release
+
+   To be included in v\\ |release|
+   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+
+   Draft.
+
+pytest 9.1 (2026-06-19)
+=======================
+
+Bug fixes
+---------
+
+- Fixed.
+""",
+        SPHINX,
+    )
+    assert [(s.heading, s.level, s.anchor) for s in page.sections] == [
+        ("Changelog", 1, "changelog"),
+        ("To be included in v", 2, "to-be-included-in-vrelease"),
+        ("pytest 9.1 (2026-06-19)", 1, "pytest-9-1-2026-06-19"),
+        ("Bug fixes", 2, "bug-fixes"),
+    ]
+    assert page.sections[1].text == "Draft."
+
+
 @pytest.mark.parametrize(
     ("expression", "expected"),
     [
@@ -301,15 +344,21 @@ def test_only_expressions(expression: str, expected: bool) -> None:
 def test_object_descriptions_are_sections_with_the_sites_ids() -> None:
     page = SphinxSite(FIXTURE).parse("reference.rst")
     found = {s.heading: anchors(s) for s in page.sections}
-    assert found["capsys"] == ("capsys", "std-fixture-capsys")
-    assert found["_pytest.capture.capsys"] == ("_pytest.capture.capsys",)
-    assert found["pytest_addoption"] == ("pytest_addoption", "std-hook-pytest_addoption")
+    # autodoc objects have no text in the source: their ids (and the targets above them) open
+    # the section they sit in, no section of their own.
+    assert found["capsys"] == (
+        "capsys",
+        "std-fixture-capsys",
+        "_pytest.capture.capsys",
+        "pytest_addoption",
+        "std-hook-pytest_addoption",
+    )
     assert found["addopts"] == ("confval-addopts",)
     assert found["CI"] == ("envvar-CI",)
     assert found["-x, --exitfirst"] == ("cmdoption-x", "cmdoption-exitfirst")
-    assert found["collect_ignore"] == ("globalvar-collect_ignore",)
-    assert found["pytest.Mark"] == ("pytest.Mark",)
+    assert found["collect_ignore"] == ("globalvar-collect_ignore", "pytest.Mark")
     assert found["pytest.approx(expected, rel=None, abs=None)"] == ("pytest.approx",)
+    assert "pytest.Mark" not in found and "pytest_addoption" not in found
     ci = section(page, "CI")
     assert ci.level == 3
     assert ci.text.startswith("When set to a non-empty value, pytest acknowledges")
@@ -337,6 +386,20 @@ def test_includes_are_resolved_inside_the_docs_folder_only() -> None:
     assert page.meta["includes"] == ["_include/snippet.rst"]
     assert len(page.meta["warnings"]) == 2
     assert all("outside the docs folder" in w for w in page.meta["warnings"])
+
+
+def test_literalinclude_clips_like_sphinx(tmp_path: Path) -> None:
+    (tmp_path / "conf.ini").write_text("# head\n[pytest]\naddopts = -ra\n# tail\n")
+    text = (
+        "T\n=\n\n.. literalinclude:: conf.ini\n   :caption: pytest.ini\n"
+        "   :start-after: # head\n   :end-before: # tail\n\n"
+        ".. literalinclude:: conf.ini\n   :lines: 2-3\n   :language: cfg\n"
+    )
+    page = parse_rst("p.rst", text, RstOptions(root=tmp_path), source_path=tmp_path / "p.rst")
+    assert page.sections[0].text == (
+        "**pytest.ini**\n\n```ini\n[pytest]\naddopts = -ra\n```\n\n"
+        "```cfg\n[pytest]\naddopts = -ra\n```"
+    )
 
 
 def test_a_symlink_out_of_the_docs_folder_is_refused(tmp_path: Path) -> None:

@@ -69,3 +69,12 @@ def test_sphinx_exclude_globs() -> None:
     assert excluded("example/attic.rst", ["*/attic*"])
     assert not excluded("example/attic.rst", ["*attic*"])
     assert excluded("a/b/c.rst", ["a/**"])
+
+
+def test_page_by_page_reader_matches_the_site() -> None:
+    from tools.sources.sphinx_site import read_sphinx_page
+
+    text = (FIXTURE / "reference.rst").read_text()
+    assert read_sphinx_page("reference.rst", text, FIXTURE) == SphinxSite(FIXTURE).parse(
+        "reference.rst"
+    )

@@ -221,6 +221,7 @@ def test_offline_suggestions_are_questions_about_the_cited_headings_in_users_lan
         ("Stream modes", "Streaming", "What are stream modes?"),
         ("Pipeline API", "Pipelines", "What is Pipeline API?"),
         ("Feedback", "Streaming", "What should I know about feedback in Streaming?"),
+        ("Inspecting model fields", "Models", "How does inspecting model fields work?"),
         (
             "[`model_dump`][pydantic.BaseModel.model_dump] options",
             "",

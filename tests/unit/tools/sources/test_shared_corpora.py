@@ -107,3 +107,50 @@ def test_mintlify_corpus_urls_match_and_snippets_are_not_pages(tmp_path: Path) -
         elif row["path"] not in pages or corpus.site.url_for(row["path"]) != row["url"]:
             wrong.append(row["path"])
     assert wrong == []
+
+
+@pytest.fixture(scope="module")
+def pytest_docs(tmp_path_factory: pytest.TempPathFactory) -> FolderCorpus:
+    root = corpus_dir("corpus-pytest")
+    corpus = FolderCorpus(root / "docs", "docs", tmp_path_factory.mktemp("index"), UrlRule())
+    corpus.sync()
+    return corpus
+
+
+def test_sphinx_corpus_pages_are_the_toctrees_and_urls_the_built_sites(
+    pytest_docs: FolderCorpus,
+) -> None:
+    manifest = jsonl(corpus_dir("corpus-pytest") / "docs" / "MANIFEST.jsonl")
+    want = {row["path"]: row["url"] for row in manifest if row["url"] and row["in_toctree"]}
+    got = {key: page.url for key in pytest_docs.index.keys() if (page := pytest_docs.get(key))}
+    assert got == want
+    assert pytest_docs.report().problems == []
+
+
+def test_sphinx_corpus_every_expected_anchor_is_a_section_of_its_page(
+    pytest_docs: FolderCorpus,
+) -> None:
+    missing = []
+    for q in jsonl(corpus_dir("corpus-pytest") / "eval" / "dev.jsonl"):
+        expected = q.get("expected_anchor") or []
+        for anchor in expected if isinstance(expected, list) else [expected]:
+            page = pytest_docs.find(anchor["url"])
+            ids = {a for s in page.sections for a in s.anchors} if page else set()
+            if not page or anchor["id"] not in ids or f"{page.url}#{anchor['id']}" != anchor["url"]:
+                missing.append(anchor["url"])
+    assert missing == []
+
+
+def test_sphinx_corpus_no_markup_in_titles_headings_or_snippet_prose(
+    pytest_docs: FolderCorpus,
+) -> None:
+    found = []
+    for key in pytest_docs.index.keys():
+        page = pytest_docs.get(key)
+        assert page is not None
+        found.extend(leftovers(page.title))
+        for s in page.sections:
+            found.extend(
+                leftovers(s.heading) + leftovers(snippet_prose(s.text)) + leftovers(s.text)
+            )
+    assert found == []

@@ -134,15 +134,20 @@ def test_settings_override_what_the_folder_says(index_dir: Path) -> None:
 
 
 def test_a_folder_in_a_format_no_reader_takes_is_reported(tmp_path: Path, index_dir: Path) -> None:
-    (tmp_path / "conf.py").write_text("project = 'x'\n")
-    (tmp_path / "index.rst").write_text("Title\n=====\n\nText.\n")
     (tmp_path / "guide.adoc").write_text("= Guide\n")
+    (tmp_path / "tour.ipynb").write_text("{}")
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG")
     corpus = FolderCorpus(tmp_path, "docs", index_dir, UrlRule())
-    corpus.site = corpus.pages.site = detect_site(tmp_path, SiteOptions(generator="markdown"))
     corpus.sync(workers=1)
     problems = corpus.report().problems
     assert len(problems) == 1 and "yields 0 pages" in problems[0]
-    assert str(tmp_path) in problems[0] and "1 .adoc" in problems[0] and "1 .rst" in problems[0]
+    assert str(tmp_path) in problems[0] and "1 .adoc" in problems[0] and "1 .ipynb" in problems[0]
+    assert ".png" not in problems[0]  # an image is no document
+    (tmp_path / "index.md").write_text("# Home\n")
+    corpus.sync(workers=1)
+    assert corpus.report().problems == [
+        f"{tmp_path.resolve()}: files no reader takes were skipped (site: markdown): 1 .adoc, 1 .ipynb"
+    ]
 
 
 @pytest.mark.parametrize("name", ["mkdocs", "docusaurus", "mintlify"])
@@ -180,3 +185,88 @@ def test_site_settings_come_from_the_environment_and_bad_values_fail_by_name() -
     assert not site.is_page("not_in_nav.md") and site.is_page("changelog.md")
     with pytest.raises(ValueError, match="DOCS_AGENT_DOCS_URL_STYLE"):
         SourceSettings.from_env({"DOCS_AGENT_DOCS_URL_STYLE": "slashes"})
+
+
+def test_a_sphinx_folder_indexes_through_the_same_contract(index_dir: Path) -> None:
+    corpus = synced(SITES.parent / "sphinx_site", index_dir)
+    assert corpus.site.generator == "sphinx" and corpus.report().problems == []
+    # The toctree's pages: not the excluded, orphan or include-only files.
+    assert sorted(corpus.index.keys()) == ["how-to/skipping.rst", "index.rst", "reference.rst"]
+    skipping = doc(corpus, "how-to/skipping.rst")
+    assert skipping.url == "https://docs.example.org/en/stable/how-to/skipping.html"
+    top = skipping.sections[0]
+    assert top.anchor == "how-to-use-skip-and-xfail-to-deal-with-tests-that-cannot-succeed"
+    assert {"skipping", "skip-and-xfail"} <= set(top.ids)  # labels open the section too
+    text = "\n".join([skipping.title, *(s.heading + "\n" + s.text for s in skipping.sections)])
+    assert leftovers(text) == []
+
+
+def test_a_built_html_folder_indexes_through_the_same_contract(index_dir: Path) -> None:
+    corpus = synced(
+        SITES.parent / "html_site", index_dir, UrlRule("https://docs.example.org/en/stable/")
+    )
+    assert corpus.site.generator == "html"
+    assert sorted(corpus.index.keys()) == ["how-to/fixtures.html", "index.html"]  # no _static
+    fixtures = doc(corpus, "how-to/fixtures.html")
+    assert fixtures.url == "https://docs.example.org/en/stable/how-to/fixtures.html"
+    assert fixtures.sections[0].anchor == "how-to-use-fixtures"
+
+
+def test_a_page_taken_out_of_the_toctree_is_one_page_removed_not_a_rebuild(
+    tmp_path: Path, index_dir: Path
+) -> None:
+    import shutil
+
+    shutil.copytree(SITES.parent / "sphinx_site", tmp_path / "site")
+    index = tmp_path / "site" / "index.rst"
+    first = synced(tmp_path / "site", index_dir)
+    index.write_text(index.read_text().replace("   Reference <reference>\n", ""))
+    again = FolderCorpus(tmp_path / "site", "docs", index_dir, UrlRule())
+    assert again.index.db_path == first.index.db_path
+    stats = again.sync(workers=1)
+    assert (stats.added, stats.updated, stats.removed, stats.unchanged) == (0, 1, 1, 1)
+    assert sorted(again.index.keys()) == ["how-to/skipping.rst", "index.rst"]
+
+
+def test_get_doc_page_opens_a_section_by_any_id_it_serves(index_dir: Path) -> None:
+    from tools.sources.render import render_document
+
+    corpus = synced(SITES / "mkdocs" / "docs", index_dir)
+    text = render_document(doc(corpus, "concepts/models.md"), "model-methods")
+    assert text.startswith("# Models — Model methods and properties\n")
+    assert "Source: https://docs.example.org/concepts/models/#model-methods-and-properties" in text
+
+
+def test_a_hand_written_docusaurus_sidebar_decides_which_docs_count(
+    tmp_path: Path, index_dir: Path
+) -> None:
+    import shutil
+
+    shutil.copytree(SITES / "docusaurus", tmp_path / "site")
+    (tmp_path / "site" / "sidebars.js").write_text(
+        "module.exports = {\n  docs: [\n    'getting-started',\n"
+        "    {type: 'category', label: 'Guides', items: ['guides/conflicts', "
+        "{type: 'doc', id: 'guides/index'}]},\n  ],\n};\n"
+    )
+    corpus = synced(tmp_path / "site" / "docs", index_dir)
+    assert corpus.site.nav == (
+        "GettingStarted.md",
+        "01-guides/02-conflicts.mdx",
+        "01-guides/index.md",
+    )
+    assert sorted(corpus.index.keys()) == sorted(corpus.site.nav)
+    (tmp_path / "site" / "sidebars.js").write_text(
+        "module.exports = {docs: [{type: 'autogenerated', dirName: '.'}]};\n"
+    )
+    assert FolderCorpus(tmp_path / "site" / "docs", "docs", index_dir, UrlRule()).site.nav is None
+
+
+def test_an_mkdocs_project_root_given_as_the_folder_reads_its_docs_dir(index_dir: Path) -> None:
+    corpus = synced(SITES / "mkdocs", index_dir)
+    assert sorted(corpus.index.keys()) == [
+        "docs/changelog.md",
+        "docs/concepts/models.md",
+        "docs/errors/usage_errors.md",
+        "docs/index.md",
+    ]
+    assert doc(corpus, "docs/concepts/models.md").url == "https://docs.example.org/concepts/models/"
