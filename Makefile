@@ -81,8 +81,8 @@ diagrams: install  ## rewrite the Mermaid diagrams in README.md from the compile
 report: install  ## the answers report of the last SINCE (7d): text here, HTML in report.html (operator token in DOCS_AGENT_TOKEN)
 	$(PY) -m server.report --since $${SINCE:-7d} --url $${DOCS_AGENT_URL:-http://$(HOST):$(PORT)} --html report.html
 
-bench: install  ## retrieval quality and speed on ../shared/corpus
-	$(PY) bench/retrieval.py --corpus ../shared/corpus --questions ../shared/corpus/eval/dev.jsonl --json
+bench: install  ## one table for every corpus of bench/corpora.toml (search, languages, answers, rank-bm25); speed on ../shared/corpus
+	$(PY) bench/corpora_report.py
 	$(PY) bench/search_speed.py --corpus ../shared/corpus
 	$(PY) bench/catalog_budget.py
 

@@ -1,14 +1,18 @@
 """Answer-level evaluation end to end: does the answer cite a page that answers the question?
 
-    python bench/answers.py --questions ../shared/corpus/eval/dev.jsonl --corpus ../shared/corpus
-    python bench/answers.py --questions ../shared/corpus/eval/dev_multilingual.jsonl \
-        --corpus ../shared/corpus --langs pl,ru
-    python bench/answers.py --questions bench/eval/newcomer.jsonl          # the package's own docs/kb
+    python bench/answers.py --corpus pydantic                       # its eval/dev.jsonl
+    python bench/answers.py --corpus ../shared/corpus --questions FILE --langs pl,ru
+    python bench/answers.py --questions bench/eval/newcomer.jsonl   # the package's own docs/kb
+
+`--corpus` is a name in bench/corpora.toml or a folder (bench/corpora.py): the server is pointed
+at it with the settings a user would set, over the benches' cached index.
 
 A real `langgraph dev` serves the graphs (offline model unless a key is configured); each question
 runs on a fresh thread, streamed with subgraphs so every tool call — the researchers' too — is
 counted. Per question and graph: whether any page citation of the answer is an expected page, whether
-the *first* one is, the number of tool calls, seconds to the end of the run, and whether the turn
+the *first* one is (a cited URL must be the expected page's URL as the site serves it: only its
+`#anchor` is set aside, never a trailing slash or an `.html`; `url_form_misses` counts answers
+whose first citation names an expected page only in another spelling of its URL), the number of tool calls, seconds to the end of the run, and whether the turn
 ended with follow-up suggestions. Citations are read from the answer text by this script's own
 patterns (URLs, `docs/...`/`kb/...` paths, `KB <id>`), independent of the graph's citation check.
 Prints ONE JSON object: a summary per graph (and per language when the file has `lang`), and with
@@ -32,6 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from langgraph_sdk import get_client  # noqa: E402
 
+from bench.corpora import Corpus, load_questions, resolve  # noqa: E402
+from bench.retrieval import cache_dir  # noqa: E402
 from tests.e2e.conftest import langgraph_dev  # noqa: E402
 
 FENCE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)
@@ -41,16 +47,38 @@ CODE_URL = re.compile(r"`[^`\n]*://[^`\n]*`")
 CITATION = re.compile(
     r"(?P<url>https?://[^\s)\]>`'\"]+)"
     r"|\bKB (?P<kb>(?=[\w./-]*[/\d_-])\w[\w./-]*)"
-    r"|(?<![\w/.:-])(?P<path>(?:docs|kb)/[\w./-]+\.mdx?)"
+    r"|(?<![\w/.:-])(?P<path>(?:docs|kb)/[\w./-]+\.(?:mdx?|markdown|rst|txt|html?))"
 )
+# A source file's suffix: a path citation names its page without it.
+_SOURCE_SUFFIX = re.compile(r"\.(?:mdx?|markdown|rst|txt)$")
 
 
 def page_key(ref: str, keep_anchor: bool = False) -> str:
-    """One spelling per page: no trailing slash, `./` or Markdown extension, and no anchor unless
-    `keep_anchor` (an expected URL's anchor names its page: a KB article on a shared FAQ page)."""
+    """One spelling per page, and no anchor unless `keep_anchor` (an expected URL's anchor names
+    its page: a KB article on a shared FAQ page).
+
+    A URL is kept as the site serves it (`…/models/` and `…/models` are two addresses); a path
+    (`docs/x.mdx`, `./kb/y`) loses its `./` and its source suffix.
+    """
     base, _, anchor = ref.rstrip(".,;:").partition("#")
-    base = re.sub(r"\.mdx?$", "", base.rstrip("/").removeprefix("./"))
+    if "://" not in base:
+        base = _SOURCE_SUFFIX.sub("", base.rstrip("/").removeprefix("./"))
     return f"{base}#{anchor}" if keep_anchor and anchor else base
+
+
+def loose_key(ref: str, keep_anchor: bool = False) -> str:
+    """A page key with every spelling difference of its URL dropped (slash, `.html`, `index`, case):
+    only to tell a wrong address of the right page from a wrong page. The anchor is kept as
+    `page_key` keeps it."""
+    base, _, anchor = page_key(ref, keep_anchor).partition("#")
+    base = re.sub(r"(?:/index)?\.html?$", "", base.lower().rstrip("/")).removesuffix("/index")
+    return f"{base}#{anchor}" if anchor else base
+
+
+def loosely_cites(ref: str, expected: set[str]) -> bool:
+    """`cites_expected` when any spelling of the page's URL counts."""
+    loose = {loose_key(e, keep_anchor=True) for e in expected}
+    return loose_key(ref) in loose or loose_key(ref, keep_anchor=True) in loose
 
 
 def cites_expected(ref: str, expected: set[str]) -> bool:
@@ -89,18 +117,12 @@ def expected_keys(q: dict[str, Any]) -> set[str]:
     }
 
 
-def source_env(corpus: Path | None, index_dir: Path) -> dict[str, str]:
-    """Sources for the server: the reference corpus layout, or the package's own defaults."""
-    env = {"DOCS_AGENT_INDEX_DIR": str(index_dir)}
-    if corpus is not None:
-        env.update(
-            DOCS_AGENT_DOCS_DIR=str((corpus / "docs").resolve()),
-            DOCS_AGENT_KB_DIR=str((corpus / "kb").resolve()),
-            DOCS_AGENT_DOCS_BASE_URL="https://docs.langchain.com/oss/python",
-            DOCS_AGENT_DOCS_STRIP_PREFIXES="src/oss/python/,src/oss/",
-            DOCS_AGENT_CODE_ROOTS="langgraph,langchain",
-        )
-    return env
+def source_env(corpus: Corpus | None, index_dir: Path) -> dict[str, str]:
+    """Sources for the server: the described corpus (over the benches' cached index), or the
+    package's own defaults (index in `index_dir`)."""
+    if corpus is None:
+        return {"DOCS_AGENT_INDEX_DIR": str(index_dir)}
+    return corpus.env(cache_dir(corpus), embeddings="use")
 
 
 async def ask(client: Any, graph: str, question: str) -> dict[str, Any]:
@@ -143,11 +165,15 @@ async def ask(client: Any, graph: str, question: str) -> dict[str, Any]:
 def score(q: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     cited = page_citations(result.get("answer", ""))
     expected = expected_keys(q)
+    first = bool(cited) and cites_expected(cited[0], expected)
     return {
         "id": q.get("id"),
         "lang": q.get("lang", "en"),
         "any": any(cites_expected(ref, expected) for ref in cited),
-        "first": bool(cited) and cites_expected(cited[0], expected),
+        "first": first,
+        "url_form_miss": bool(cited) and not first and loosely_cites(cited[0], expected),
+        "loose_any": any(loosely_cites(ref, expected) for ref in cited),
+        "loose_first": bool(cited) and loosely_cites(cited[0], expected),
         "cited": cited[:5],
         "tool_calls": result.get("tool_calls", 0),
         "seconds": round(result.get("seconds", 0.0), 3),
@@ -165,6 +191,11 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "n": n,
         "cites_expected_any": round(sum(r["any"] for r in rows) / n, 3),
         "cites_expected_first": round(sum(r["first"] for r in rows) / n, 3),
+        "url_form_misses": sum(r["url_form_miss"] for r in rows),
+        # The same two figures when any spelling of the page's URL counts: the gap to the
+        # above is what wrong addresses cost.
+        "any_spelling_any": round(sum(r["loose_any"] for r in rows) / n, 3),
+        "any_spelling_first": round(sum(r["loose_first"] for r in rows) / n, 3),
         "with_suggestions": round(sum(r["suggestions"] for r in rows) / n, 3),
         "errors": sum(bool(r["error"]) for r in rows),
         "tool_calls_median": statistics.median(r["tool_calls"] for r in rows),
@@ -191,11 +222,28 @@ async def evaluate(url: str, graphs: list[str], questions: list[dict[str, Any]])
     return {"summary": out, "details": details}
 
 
+def answers_report(
+    corpus: Corpus | None,
+    questions: list[dict[str, Any]],
+    graphs: list[str],
+    details: bool = False,
+) -> dict[str, Any]:
+    """Every question asked of a fresh `langgraph dev` serving `corpus` (None: the package's own)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = source_env(corpus, Path(tmp) / "index")
+        with langgraph_dev(Path(tmp), extra_env=env) as url:
+            result = asyncio.run(evaluate(url, graphs, questions))
+    result["corpus"] = corpus.name if corpus else "own docs/ and kb/"
+    if not details:
+        result.pop("details")
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--questions", type=Path, default=Path("bench/eval/newcomer.jsonl"))
+    parser.add_argument("--questions", type=Path, help="default: the corpus's eval/dev.jsonl")
     parser.add_argument(
-        "--corpus", type=Path, default=None, help="reference corpus (docs/ + kb/); default: own"
+        "--corpus", default=None, help="a name in bench/corpora.toml or a folder; default: own"
     )
     parser.add_argument("--graphs", default="docs_agent,deep_agent")
     parser.add_argument("--langs", default="", help="comma-separated languages to keep")
@@ -203,7 +251,11 @@ def main() -> None:
     parser.add_argument("--details", action="store_true", help="every question's row too")
     args = parser.parse_args()
 
-    questions = [json.loads(line) for line in args.questions.read_text().splitlines() if line]
+    corpus = resolve(args.corpus) if args.corpus else None
+    qfile = args.questions or (corpus.questions if corpus else Path("bench/eval/newcomer.jsonl"))
+    if qfile is None:
+        raise SystemExit("the corpus has no eval/dev.jsonl: pass --questions")
+    questions = load_questions(qfile)
     if args.langs:
         keep = set(args.langs.split(","))
         questions = [q for q in questions if q.get("lang", "en") in keep]
@@ -217,14 +269,8 @@ def main() -> None:
                 seen[lang] = seen.get(lang, 0) + 1
         questions = kept
     graphs = [g for g in args.graphs.split(",") if g]
-    with tempfile.TemporaryDirectory() as tmp:
-        env = source_env(args.corpus, Path(tmp) / "index")
-        with langgraph_dev(Path(tmp), extra_env=env) as url:
-            result = asyncio.run(evaluate(url, graphs, questions))
-    result["questions"] = str(args.questions)
-    result["corpus"] = str(args.corpus or "own docs/ and kb/")
-    if not args.details:
-        result.pop("details")
+    result = answers_report(corpus, questions, graphs, args.details)
+    result["questions"] = str(qfile)
     print(json.dumps(result, indent=2))
 
 

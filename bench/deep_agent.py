@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from langgraph_sdk import get_client  # noqa: E402
 
+from bench.corpora import resolve  # noqa: E402
 from graphs.citations import CitationChecker  # noqa: E402
 from tests.e2e.conftest import langgraph_dev  # noqa: E402
 from tools import load_sources  # noqa: E402
@@ -36,15 +37,8 @@ from tools.settings import SourceSettings  # noqa: E402
 
 
 def source_env(corpus: Path, index_dir: Path) -> dict[str, str]:
-    """The DOCS_AGENT_* variables for the shared corpus and installed langgraph/langchain code."""
-    return {
-        "DOCS_AGENT_DOCS_DIR": str((corpus / "docs").resolve()),
-        "DOCS_AGENT_KB_DIR": str((corpus / "kb").resolve()),
-        "DOCS_AGENT_DOCS_BASE_URL": "https://docs.langchain.com/oss/python",
-        "DOCS_AGENT_DOCS_STRIP_PREFIXES": "src/oss/python/,src/oss/",
-        "DOCS_AGENT_CODE_ROOTS": "langgraph,langchain",
-        "DOCS_AGENT_INDEX_DIR": str(index_dir),
-    }
+    """The DOCS_AGENT_* variables for the corpus (its description, bench/corpora.py)."""
+    return resolve(corpus).env(index_dir, embeddings="use")
 
 
 async def run(url: str, questions: list[str]) -> list[tuple[float, dict[str, Any]]]:

@@ -1,67 +1,106 @@
 """Retrieval quality on an eval set: docs + KB search with the raw question, and the code step.
 
-    python bench/retrieval.py --corpus ../shared/corpus --questions ../shared/corpus/eval/dev.jsonl --json [--vectors]
+    python bench/retrieval.py --corpus pydantic --json [--vectors] [--show]
+    python bench/retrieval.py --corpus ../shared/corpus-pytest --questions FILE
 
-Prints ONE JSON object: n, recall@1/5/10 and MRR of `expected_paths` for the merged docs+KB ranking,
-`code_symbol_recall` (share of `expected_code_symbols` whose defining file is among the top 5
-files of the offline model's code step), and the same measures for two baselines run here:
-rank-bm25 over whole pages (no field weights) and `rg -l -i` of the question's words.
+`--corpus` is a name in bench/corpora.toml or a folder (described by bench/corpora.py: its docs/,
+kb/, generator, base URL, code roots and eval files). Prints ONE JSON object: n, pages indexed,
+recall@1/5/10 and MRR of `expected_paths` for the merged docs+KB ranking, `code_symbol_recall`
+(share of `expected_code_symbols` whose defining file is among the top 5 files of the offline
+model's code step), and the same measures for two baselines run here: rank-bm25 over whole raw
+pages (no field weights) and `rg -l -i` of the question's words. A corpus whose pages no reader
+takes says so (`indexed_pages` 0 and the formats found) instead of scoring nothing silently.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tools.kb import FolderKnowledgeBase  # noqa: E402
+from bench.corpora import REPO_ROOT, Corpus, load_questions, resolve  # noqa: E402
 from tools.search import Hit, merge_rankings  # noqa: E402
-from tools.search.embeddings import configured_embedder  # noqa: E402
-from tools.sources.corpus import FolderCorpus, UrlRule  # noqa: E402
 from tools.text import STOPWORDS  # noqa: E402
 
-BASE_URL = "https://docs.langchain.com/oss/python"
-STRIP = ("src/oss/python/", "src/oss/")
-DEFAULT_CODE_ROOTS = "langgraph,langchain,langchain_core"
 TOP = 10
+# Indexes are kept between runs (keyed by the corpus folder and its settings, rebuilt only for
+# what changed): a build with vectors takes tens of seconds per corpus.
+CACHE = REPO_ROOT / ".docs_agent_cache" / "bench"
+
+__all__ = ["load_questions", "open_sources", "merged_search", "score", "bm25_baseline"]
 
 
-def load_questions(path: Path) -> list[dict[str, Any]]:
-    """The eval questions, one JSON object per line."""
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+def cache_dir(corpus: Corpus) -> Path:
+    """Where a corpus's indexes are kept between bench runs."""
+    return CACHE / corpus.name
 
 
 def open_sources(
-    corpus: Path, index_dir: Path, vectors: bool = False
-) -> tuple[FolderCorpus, FolderKnowledgeBase]:
-    """Docs and KB indexes of the corpus, synced; with `vectors`, section vectors fused in."""
-    embedder = configured_embedder("use") if vectors else None
-    docs = FolderCorpus(
-        corpus / "docs", "docs", index_dir, UrlRule(BASE_URL, STRIP), embedder=embedder
-    )
-    kb = FolderKnowledgeBase(corpus / "kb", index_dir, embedder=embedder)
-    docs.sync()
-    kb.sync()
+    corpus: Corpus | Path, index_dir: Path | None = None, vectors: bool = False
+) -> tuple[Any, Any]:
+    """Docs and KB of the corpus as the server opens them (its settings), synced.
+
+    With `vectors`, section vectors are fused in. Either side is None when the corpus lacks it.
+    """
+    from tools.docs import docs_source
+    from tools.kb import kb_backend
+    from tools.settings import SourceSettings
+
+    desc = corpus if isinstance(corpus, Corpus) else resolve(corpus)
+    env = desc.env(index_dir or cache_dir(desc), "use" if vectors else "off")
+    settings = SourceSettings.from_env(env)
+    docs: Any = docs_source(settings)
+    kb: Any = kb_backend(settings)
+    for source in (docs, kb):
+        if source is not None:
+            source.sync()
     return docs, kb
 
 
-def merged_search(
-    docs: FolderCorpus, kb: FolderKnowledgeBase, question: str, limit: int = TOP
-) -> list[str]:
+def indexed_pages(source: Any) -> int:
+    """How many pages a source's index holds (0 for a missing source)."""
+    return len(source.index) if source is not None else 0
+
+
+def site_url_agreement(corpus: Corpus, docs: Any) -> dict[str, Any] | None:
+    """How many indexed docs pages carry exactly the URL the site serves them at (the manifest's).
+
+    Exact: `…/models/` and `…/models` are different addresses, as are `x.html` and `x`. Pages
+    the manifest gives no URL (not built) are left out; None without a manifest.
+    """
+    served = {row["path"]: row.get("url") for row in corpus.manifest()}
+    if docs is None or not served:
+        return None
+    prefix = corpus.docs_dir.relative_to(corpus.folder).as_posix()
+    same, compared, examples = 0, 0, []
+    for key in docs.index.keys():
+        url = served.get(f"{prefix}/{docs.rel_path(key) or key}")
+        if not url:
+            continue
+        page = docs.index.get(key)
+        compared += 1
+        if page is not None and page.url == url:
+            same += 1
+        elif len(examples) < 3:
+            examples.append({"ours": page.url if page else None, "site": url})
+    return {"pages": compared, "same": same, "examples": examples}
+
+
+def merged_search(docs: Any, kb: Any, question: str, limit: int = TOP) -> list[str]:
     """Corpus-relative paths (`docs/...`, `kb/...`) of the merged docs+KB ranking."""
-    ranked: list[tuple[str, Hit]] = merge_rankings(
-        [("docs", docs.search(question, limit)), ("kb", kb.search(question, limit))], limit
-    )
+    lists = [(name, s.search(question, limit)) for name, s in (("docs", docs), ("kb", kb)) if s]
+    ranked: list[tuple[str, Hit]] = merge_rankings(lists, limit)
     out = []
     for source, hit in ranked:
         corpus = docs if source == "docs" else kb
@@ -76,35 +115,49 @@ def score(ranked: list[list[str]], questions: list[dict[str, Any]]) -> dict[str,
     so a question counts as recalled at k when any expected path is in the top k.
     """
     out: dict[str, float] = {}
+    n = max(len(questions), 1)
     for k in (1, 5, 10):
         found = sum(
             bool(set(q["expected_paths"]) & set(got[:k]))
             for got, q in zip(ranked, questions, strict=True)
         )
-        out[f"recall@{k}"] = round(found / len(questions), 4)
-    rr = 0.0
-    for got, q in zip(ranked, questions, strict=True):
-        rank = next((i for i, p in enumerate(got, 1) if p in set(q["expected_paths"])), None)
-        rr += 1.0 / rank if rank else 0.0
-    out["mrr"] = round(rr / len(questions), 4)
+        out[f"recall@{k}"] = round(found / n, 4)
+    out["mrr"] = round(sum(reciprocal_ranks(ranked, questions)) / n, 4)
     return out
 
 
+def reciprocal_ranks(ranked: list[list[str]], questions: list[dict[str, Any]]) -> list[float]:
+    """Per question: 1 / rank of its first expected path in the ranking (0 when absent)."""
+    out = []
+    for got, q in zip(ranked, questions, strict=True):
+        rank = next((i for i, p in enumerate(got, 1) if p in set(q["expected_paths"])), None)
+        out.append(1.0 / rank if rank else 0.0)
+    return out
+
+
+def _rank(got: list[str], q: dict[str, Any]) -> int | None:
+    """The rank of the first expected path in a ranking (None when absent)."""
+    return next((i for i, p in enumerate(got, 1) if p in set(q["expected_paths"])), None)
+
+
 def _words(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", text.lower())
+    """The baseline's tokens: `[a-z0-9_]+` of the lower-cased text (as the corpus READMEs say)."""
+    return re.findall(r"[a-z0-9_]+", text.lower())
 
 
-def bm25_baseline(corpus: Path, questions: list[dict[str, Any]]) -> list[list[str]]:
-    """rank-bm25 (Okapi) over whole raw pages, one index for docs and KB, no field weights."""
+def bm25_baseline(corpus: Corpus | Path, questions: list[dict[str, Any]]) -> list[list[str]]:
+    """rank-bm25 (Okapi) over whole raw pages, one index for docs and KB, no field weights.
+
+    The pages are the corpus manifests' (every page, whatever its format), else the files found.
+    """
     from rank_bm25 import BM25Okapi
 
-    paths, tokens = [], []
-    for sub in ("docs", "kb"):
-        for p in sorted((corpus / sub).rglob("*")):
-            if p.suffix in {".md", ".mdx", ".markdown"}:
-                paths.append(f"{sub}/{p.relative_to(corpus / sub).as_posix()}")
-                tokens.append(_words(p.read_text("utf-8", errors="replace")))
-    bm25 = BM25Okapi(tokens)
+    desc = corpus if isinstance(corpus, Corpus) else resolve(corpus)
+    pages = desc.page_files()
+    if not pages:
+        return [[] for _ in questions]
+    paths = [rel for rel, _ in pages]
+    bm25 = BM25Okapi([_words(p.read_text("utf-8", errors="replace")) for _, p in pages])
     out = []
     for q in questions:
         scores = bm25.get_scores(_words(q["question"]))
@@ -131,10 +184,11 @@ def code_step_files(code_roots: str) -> Callable[[str], list[str]]:
     from langchain_core.messages import HumanMessage
 
     from graphs.offline.model import OfflineChatModel
-    from tools import load_sources
+    from tools.code import code_roots as open_roots
     from tools.code import create_code_tools
+    from tools.settings import SourceSettings
 
-    roots = load_sources().code_roots
+    roots = open_roots(SourceSettings.from_env({"DOCS_AGENT_CODE_ROOTS": code_roots}))
     tools = {t.name: t for t in create_code_tools(roots)}
     model = OfflineChatModel().bind_tools(list(tools.values()))
 
@@ -175,50 +229,77 @@ def rg_baseline_files(code_roots: str) -> Callable[[str], list[str]]:
     return files_for
 
 
+def corpus_report(
+    corpus: Corpus,
+    questions: list[dict[str, Any]],
+    vectors: bool = False,
+    code: bool = True,
+    show: bool = False,
+    index_dir: Path | None = None,
+) -> dict[str, Any]:
+    """The retrieval figures of one corpus (see the module docstring), baselines beside them."""
+    docs, kb = open_sources(corpus, index_dir, vectors=vectors)
+    pages = indexed_pages(docs)
+    result: dict[str, Any] = {
+        "corpus": corpus.name,
+        "generator": corpus.generator,
+        "n": len(questions),
+        "indexed_pages": {"docs": pages, "kb": indexed_pages(kb)},
+    }
+    if not pages:
+        found = ", ".join(f"{n} {s}" for s, n in corpus.formats().most_common(5)) or "no files"
+        result["warning"] = f"no docs page indexed from {corpus.docs_dir} (found {found})"
+    result["urls_as_site"] = site_url_agreement(corpus, docs)
+    ranked = [merged_search(docs, kb, q["question"]) for q in questions]
+    result.update(score(ranked, questions))
+    result["ranked"] = ranked
+    if code and corpus.code_roots:
+        result["code_symbol_recall"] = _symbol_recall(code_step_files(corpus.code_roots), questions)
+    base = bm25_baseline(corpus, questions)
+    result["baselines"] = {"bm25": score(base, questions)}
+    result["baseline_ranked"] = base
+    # Where to look first: questions ours misses in the top 5, or ranks below rank-bm25.
+    result["behind_or_missed"] = [
+        {"id": q.get("id"), "ours": _rank(got, q), "bm25": _rank(b, q)}
+        for q, got, b in zip(questions, ranked, base, strict=True)
+        if (_rank(got, q) or 99) > 5 or (_rank(got, q) or 99) > (_rank(b, q) or 99)
+    ]
+    if code and corpus.code_roots and shutil.which("rg"):
+        rg = _symbol_recall(rg_baseline_files(corpus.code_roots), questions)
+        result["baselines"]["rg"] = {"code_symbol_recall": rg}
+    if show:
+        for q, got, b in zip(questions, ranked, base, strict=True):
+            mark = [("*" if p in q["expected_paths"] else " ") + p for p in got[:5]]
+            first = next((i for i, p in enumerate(b, 1) if p in q["expected_paths"]), None)
+            print(q["id"], f"(bm25 rank {first})", q["question"][:70], file=sys.stderr)
+            print("   " + "\n   ".join(mark), file=sys.stderr)
+    return result
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpus", type=Path, required=True, help="folder holding docs/ and kb/")
-    parser.add_argument("--questions", type=Path, required=True, help="eval JSONL file")
     parser.add_argument(
-        "--code-roots", default=os.environ.get("BENCH_CODE_ROOTS", DEFAULT_CODE_ROOTS)
+        "--corpus", required=True, help="a name in bench/corpora.toml or a corpus folder"
     )
+    parser.add_argument("--questions", type=Path, help="eval JSONL file (default: the corpus's)")
+    parser.add_argument("--code-roots", default=os.environ.get("BENCH_CODE_ROOTS", ""))
     parser.add_argument("--json", action="store_true", help="print one JSON object only")
     parser.add_argument("--show", action="store_true", help="print per-question rankings to stderr")
     parser.add_argument(
         "--vectors", action="store_true", help="fuse section vectors in (tools/search/fusion.py)"
     )
     args = parser.parse_args(argv)
-
-    questions = load_questions(args.questions)
-    corpus = args.corpus.resolve()
-    with tempfile.TemporaryDirectory(prefix="bench-retrieval-") as tmp:
-        os.environ.update(
-            {
-                "DOCS_AGENT_DOCS_DIR": str(corpus / "docs"),
-                "DOCS_AGENT_KB_DIR": str(corpus / "kb"),
-                "DOCS_AGENT_DOCS_BASE_URL": BASE_URL,
-                "DOCS_AGENT_DOCS_STRIP_PREFIXES": ",".join(STRIP),
-                "DOCS_AGENT_CODE_ROOTS": args.code_roots,
-                "DOCS_AGENT_INDEX_DIR": tmp,
-            }
-        )
-        docs, kb = open_sources(corpus, Path(tmp), args.vectors)
-        ranked = [merged_search(docs, kb, q["question"]) for q in questions]
-        result: dict[str, Any] = {"n": len(questions), **score(ranked, questions)}
-        result["code_symbol_recall"] = _symbol_recall(code_step_files(args.code_roots), questions)
-        base = bm25_baseline(corpus, questions)
-        rg = {"code_symbol_recall": None}
-        if shutil.which("rg"):
-            rg["code_symbol_recall"] = _symbol_recall(rg_baseline_files(args.code_roots), questions)
-        result["baselines"] = {"bm25": score(base, questions), "rg": rg}
-        if args.show:
-            for q, got in zip(questions, ranked, strict=True):
-                mark = [("*" if p in q["expected_paths"] else " ") + p for p in got[:5]]
-                print(q["id"], q["question"][:70], "\n   " + "\n   ".join(mark), file=sys.stderr)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(json.dumps(result, indent=2))
+    logging.disable(logging.WARNING)
+    corpus = resolve(args.corpus)
+    if args.code_roots:
+        corpus = replace(corpus, code_roots=args.code_roots)
+    qfile = args.questions or corpus.questions
+    if qfile is None:
+        raise SystemExit(f"{corpus.folder} has no eval/dev.jsonl: pass --questions")
+    result = corpus_report(corpus, load_questions(qfile), args.vectors, show=args.show)
+    result.pop("ranked")
+    result.pop("baseline_ranked")
+    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
     return 0
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.retrieval import BASE_URL, STRIP  # noqa: E402
+from bench.corpora import resolve  # noqa: E402
 from tests.e2e.conftest import langgraph_dev  # noqa: E402
 
 QUESTIONS = [
@@ -101,19 +101,14 @@ def serve(tmp: Path, env: dict[str, str]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpus", type=Path, required=True)
+    parser.add_argument("--corpus", required=True, help="a name in bench/corpora.toml or a folder")
     args = parser.parse_args(argv)
     logging.disable(logging.WARNING)
-    corpus = args.corpus.resolve()
+    corpus = resolve(args.corpus)
     with tempfile.TemporaryDirectory(prefix="bench-footprint-") as tmp_s:
         tmp = Path(tmp_s)
-        env = {
-            "DOCS_AGENT_DOCS_DIR": str(corpus / "docs"),
-            "DOCS_AGENT_KB_DIR": str(corpus / "kb"),
-            "DOCS_AGENT_DOCS_BASE_URL": BASE_URL,
-            "DOCS_AGENT_DOCS_STRIP_PREFIXES": ",".join(STRIP),
-            "DOCS_AGENT_CODE_ROOTS": "langgraph",
-        }
+        env = corpus.env(tmp / "index", embeddings="use")
+        del env["DOCS_AGENT_INDEX_DIR"]
         # One index (with vectors) built here and shared by both servers: they then measure
         # start and memory, not the build.
         from tools import load_sources

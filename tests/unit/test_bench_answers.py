@@ -43,3 +43,13 @@ def test_a_url_written_as_code_is_content_not_a_citation() -> None:
         "docs/studio",
         "https://docs.example.com/studio",
     ]
+
+
+def test_another_entry_of_a_shared_page_is_no_expected_page_in_any_spelling() -> None:
+    from bench.answers import score
+
+    q = {"expected_paths": ["kb/faq/oss-llms.mdx"], "expected_urls": [f"{FAQ}#oss-llms"]}
+    other = score(q, {"answer": f"See [the FAQ]({FAQ}#pricing)."})
+    assert (other["any"], other["loose_any"], other["url_form_miss"]) == (False, False, False)
+    slashed = score(q, {"answer": f"See [the FAQ]({FAQ}/#oss-llms)."})
+    assert (slashed["any"], slashed["loose_any"], slashed["url_form_miss"]) == (False, True, True)

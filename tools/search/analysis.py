@@ -33,7 +33,10 @@ RERANK_TERMS = 400
 _LINK_RE = re.compile(r"\]\(([^)\s#?]*)|href=[\"']([^\"'#?]*)")
 # Link targets that are not pages of this source: other sites, mail, in-page anchors.
 _EXTERNAL_RE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
-_PAGE_SUFFIXES = (".md", ".mdx", ".markdown")
+# Suffixes that name a page rather than a file to download: the source formats the readers take
+# and the built site's pages. A link to `x.rst` (a Sphinx source) or `x.html` (its built page, as
+# Sphinx and plain HTML sites link) names page `x`, as `x.md` does in a Markdown folder.
+_PAGE_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".txt", ".html", ".htm", ".ipynb")
 
 
 @dataclass

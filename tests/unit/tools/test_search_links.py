@@ -88,6 +88,20 @@ def test_relative_links_resolve_against_the_page_and_drop_the_suffix() -> None:
     }
 
 
+def test_links_to_pages_of_other_formats_and_built_pages_name_the_page() -> None:
+    """A Sphinx source links `x.rst`, a built site `x.html`: each names page `x`, as `x.md` does."""
+    page = parse_markdown(
+        "how-to/a.md",
+        "See [fixtures](fixtures.rst), [the guide](../explanation/goodpractices.html#layout)"
+        " and [a download](files/data.zip).",
+    )
+    assert links(page, "how-to/a.md") == {
+        "how-to/fixtures": "fixtures",
+        "explanation/goodpractices": "the guide",
+        "how-to/files/data.zip": "a download",
+    }
+
+
 def test_linked_page_is_found_by_the_words_others_link_to_it_with(
     tmp_path: Path, index_dir: Path
 ) -> None:
