@@ -22,6 +22,7 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from tools.sources.mdx import Page, Section
+from tools.text import fence_code
 
 log = logging.getLogger(__name__)
 
@@ -401,10 +402,7 @@ def _code_text(pre: LexborNode) -> str:
 
 
 def _fence(text: str, language: str) -> str:
-    fence = "```"
-    while fence in text:
-        fence += "`"
-    return f"{fence}{language}\n{text.strip(chr(10)).rstrip()}\n{fence}"
+    return fence_code(text.strip(chr(10)).rstrip(), language)
 
 
 def _code_span(text: str) -> str:

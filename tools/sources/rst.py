@@ -37,6 +37,7 @@ from tools.sources.rst_sphinx import (
     register_directives,
     sphinx_inliner,
 )
+from tools.text import fence_code
 
 log = logging.getLogger(__name__)
 
@@ -587,10 +588,7 @@ _NO_IDS = (nodes.system_message, nodes.problematic, nodes.Text)
 
 
 def _fence(text: str, language: str) -> str:
-    fence = "```"
-    while fence in text:
-        fence += "`"
-    return f"{fence}{language}\n{text.rstrip()}\n{fence}"
+    return fence_code(text.rstrip(), language)
 
 
 def _code_span(text: str) -> str:
