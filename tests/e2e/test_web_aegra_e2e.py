@@ -18,7 +18,7 @@ from tests.e2e.browser import (
     chromium_path,  # noqa: E402
 )
 from tests.e2e.conftest import AegraServices, AegraStack
-from tests.e2e.test_web_chat_e2e import ALICE, DOCS_BASE, GUEST_SECRET, OPS, browser, site_port
+from tests.e2e.test_web_chat_e2e import browser, site_port
 
 pytestmark = [
     pytest.mark.e2e,
@@ -35,14 +35,7 @@ __all__ = ["browser", "site_port"]
 def web_server(
     aegra_services: AegraServices, tmp_path_factory: pytest.TempPathFactory, site_port: int
 ) -> Iterator[str]:
-    env = {
-        "AUTH_TOKENS": f"{ALICE}:alice,{OPS}:ops",
-        "AUTH_OPERATORS": "ops",
-        "DOCS_AGENT_GUESTS": "true",
-        "DOCS_AGENT_GUEST_SECRET": GUEST_SECRET,
-        "DOCS_AGENT_WEB_ORIGINS": f"http://127.0.0.1:{site_port}",
-        "DOCS_AGENT_DOCS_BASE_URL": DOCS_BASE,
-    }
+    env = on_dev.web_env(site_port)
     stack = AegraStack(tmp_path_factory.mktemp("web-aegra"), aegra_services, env)
     try:
         yield stack.start().url

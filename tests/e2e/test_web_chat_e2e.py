@@ -61,9 +61,9 @@ def site_port() -> int:
     return free_port()
 
 
-@pytest.fixture(scope="module")
-def web_server(tmp_path_factory: pytest.TempPathFactory, site_port: int) -> Iterator[str]:
-    env = {
+def web_env(site_port: int) -> dict[str, str]:
+    """The web scenarios' server settings (both engines): users, an operator, guests, one origin."""
+    return {
         "AUTH_TOKENS": f"{ALICE}:alice,{OPS}:ops",
         "AUTH_OPERATORS": "ops",
         "DOCS_AGENT_GUESTS": "true",
@@ -73,6 +73,11 @@ def web_server(tmp_path_factory: pytest.TempPathFactory, site_port: int) -> Iter
         # browser never opens them, and resolves nothing but loopback anyway).
         "DOCS_AGENT_DOCS_BASE_URL": DOCS_BASE,
     }
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory, site_port: int) -> Iterator[str]:
+    env = web_env(site_port)
     with langgraph_dev(tmp_path_factory.mktemp("web"), extra_env=env) as url:
         yield url
 
