@@ -278,7 +278,7 @@ def _columns(per_day: Mapping[str, int], width: int = 640, height: int = 160) ->
     col = min(width / len(days), 60.0)
     parts = []
     for i, (day, n) in enumerate(days):
-        h = (height - 30) * n / top
+        h = (height - 44) * n / top  # room above the tallest column for its count
         x = i * col
         parts.append(
             f'<rect x="{x + col * 0.15:.1f}" y="{height - 20 - h:.1f}" width="{col * 0.7:.1f}" height="{h:.1f}" rx="2"><title>{day}: {n}</title></rect>'

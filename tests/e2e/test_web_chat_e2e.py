@@ -409,6 +409,27 @@ def test_page_speaks_the_browsers_language(web_server: str, browser: Browser) ->
     assert page.js("document.getElementById('send').textContent") == "Отправить"
 
 
+def test_answers_render_tables_code_and_links_not_raw_markup(
+    web_server: str, browser: Browser
+) -> None:
+    page = browser.new_page(web_server + "/chat")
+    page.wait("window.docsAgentChat && window.docsAgentChat.ready", timeout=30)
+    answer = (
+        "| Script | Shows |\n|---|---|\n| `stream_run.py` | tokens |\n\n"
+        "```python\nprint(1)\n```\nSee https://docs.example.com/x and <b>raw</b>."
+    )
+    page.js(
+        "document.body.insertAdjacentHTML('beforeend', '<div id=md></div>');"
+        f"document.getElementById('md').innerHTML = window.docsAgentChat.markdown({answer!r})"
+    )
+    cells = page.js("[...document.querySelectorAll('#md td, #md th')].map(c => c.innerText)")
+    assert cells == ["Script", "Shows", "stream_run.py", "tokens"]
+    assert page.js("document.querySelector('#md pre code').innerText") == "print(1)"
+    assert page.js("document.querySelector('#md a').href") == "https://docs.example.com/x"
+    text = page.js("document.getElementById('md').innerText")
+    assert "|" not in text and "```" not in text and "<b>raw</b>" in text  # escaped, not markup
+
+
 def test_one_address_cannot_mint_guests_without_end(web_server: str) -> None:
     # Last in the module: it spends this address's allowance of new guests (10 per hour).
     statuses = [httpx.post(web_server + "/chat/api/guest").status_code for _ in range(11)]

@@ -72,6 +72,15 @@
       return /^[\w./-]+:\d+(-\d+)?$/.test(codes[+i]) ? '<span class="cite" title="' + c + '">' + c + "</span>" : "<code>" + c + "</code>";
     });
   }
+  // A GFM table (rows of "| a | b |", its "|---|" rule dropped) as an HTML table, header first.
+  function table(rows) {
+    const cells = (row) => row.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((c) => inline(c.trim()));
+    const body = rows.filter((r) => !/^\s*\|?(\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/.test(r)).map(cells);
+    if (!body.length) return "";
+    const head = "<tr>" + body[0].map((c) => "<th>" + c + "</th>").join("") + "</tr>";
+    const rest = body.slice(1).map((r) => "<tr>" + r.map((c) => "<td>" + c + "</td>").join("") + "</tr>").join("");
+    return '<div class="table"><table><thead>' + head + "</thead><tbody>" + rest + "</tbody></table></div>";
+  }
   function markdown(text) {
     const out = [];
     // Quoted passages ("> " lines, as the offline model quotes) are flattened so their code fences parse.
@@ -79,7 +88,14 @@
     parts.forEach((part, i) => {
       if (i % 2 === 1) { out.push("<pre><code>" + esc(part.replace(/\n$/, "")) + "</code></pre>"); return; }
       let list = null;
+      let rows = null;
       part.split("\n").forEach((line) => {
+        if (/^\s*\|.*\|\s*$/.test(line)) {
+          if (list) { out.push("<ul>" + list.join("") + "</ul>"); list = null; }
+          (rows = rows || []).push(line);
+          return;
+        }
+        if (rows) { out.push(table(rows)); rows = null; }
         const item = /^\s*(?:[-*]|\d+\.)\s+(.*)$/.exec(line);
         if (item) { if (!list) { list = []; } list.push("<li>" + inline(item[1]) + "</li>"); return; }
         if (list) { out.push("<ul>" + list.join("") + "</ul>"); list = null; }
@@ -88,9 +104,11 @@
         else if (line.trim()) out.push("<p>" + inline(line.replace(/^>\s?/, "")) + "</p>");
       });
       if (list) out.push("<ul>" + list.join("") + "</ul>");
+      if (rows) out.push(table(rows));
     });
     return out.join("");
   }
+  state.markdown = markdown; // the renderer, for the browser tests
   function textOf(msg) {
     const c = msg && msg.content;
     if (typeof c === "string") return c;
