@@ -56,8 +56,10 @@ DEFAULT_MAX_STORE_VALUE_CHARS = 4_000
 # A request body's bytes, before any engine reads it: room for DOCS_AGENT_MAX_WRITE_CHARS of
 # text even where a client escapes every character (`\uXXXX`, 6 bytes), and no more.
 DEFAULT_MAX_REQUEST_BYTES = 512 * 1024
-# How long an admitted run counts on its own before the engine's records must show it.
-ADMITTED_WINDOW_S = 5.0
+# How long an admitted run counts on its own before the engine's records must show it: generous,
+# since a loaded engine may record a run seconds after its admission; it only bounds how long a
+# run the engine never recorded holds a place.
+ADMITTED_WINDOW_S = 15.0
 ACTIVE = ("pending", "running")
 
 ENV = {
