@@ -27,6 +27,7 @@ from docutils import frontend, nodes, utils
 from docutils.parsers.rst import Parser
 from docutils.transforms.references import PropagateTargets
 
+from tools.sources import docutils_fast
 from tools.sources.mdx import Page, Section
 from tools.sources.rst_sphinx import (
     ParseState,
@@ -40,6 +41,8 @@ from tools.sources.rst_sphinx import (
 from tools.text import fence_code
 
 log = logging.getLogger(__name__)
+
+docutils_fast.install()  # exact ASCII shortcuts for docutils' width helpers (speed only)
 
 __all__ = ["RstOptions", "page_field_list", "parse_rst"]
 

@@ -1,0 +1,169 @@
+"""Exact ASCII shortcuts for docutils' character-width helpers, installed once by the reader.
+
+Why: docutils measures every table line and title character by character (`unicodedata`
+lookups for combining marks and East Asian widths) so that wide and combining characters line
+up. On ASCII text every such lookup is known in advance (no ASCII character combines, none is
+wide), yet a page with large simple tables spends a fifth of its parse there. Each shortcut
+answers ASCII text directly and hands any other text to docutils' own function, so the result is
+the same for every input (tests/unit/test_docutils_fast.py checks them against docutils' own).
+
+Why a patch and not our own parser: the reader's promise is docutils' parse of a page, with the
+ids and structure the built site has; a second table parser would have to copy docutils' rules
+and follow them release by release. The shortcuts change how fast a value is found, never which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from docutils import statemachine, utils
+from docutils.parsers.rst import states, tableparser
+
+# docutils' own functions, kept for text that is not ASCII (and for the tests).
+ORIGINAL: dict[str, Callable[..., Any]] = {
+    "column_indices": utils.column_indices,
+    "column_width": utils.column_width,
+    "strip_combining_chars": utils.strip_combining_chars,
+    "pad_double_width": statemachine.StringList.pad_double_width,
+    "unlink": statemachine.State.unlink,
+    "nested_list_parse": states.RSTState.nested_list_parse,
+}
+# Idle list machines by (machine class, state classes, initial state, debug); see
+# `nested_list_parse`. A machine is taken out while it runs, so nested lists never share one.
+_LIST_MACHINES: dict[tuple[Any, ...], list[Any]] = {}
+
+
+def column_indices(text: str) -> list[int]:
+    """`docutils.utils.column_indices`: every index, for ASCII (nothing combines)."""
+    if text.isascii():
+        return list(range(len(text)))
+    return ORIGINAL["column_indices"](text)  # type: ignore[no-any-return]
+
+
+def column_width(text: str) -> int:
+    """`docutils.utils.column_width`: the length, for ASCII (one column per character)."""
+    if text.isascii():
+        return len(text)
+    return ORIGINAL["column_width"](text)  # type: ignore[no-any-return]
+
+
+def strip_combining_chars(text: str) -> str:
+    """`docutils.utils.strip_combining_chars`: ASCII text as it is (it has no combining marks)."""
+    if text.isascii():
+        return text
+    return ORIGINAL["strip_combining_chars"](text)  # type: ignore[no-any-return]
+
+
+def pad_double_width(self: statemachine.StringList, pad_char: str) -> None:
+    """`StringList.pad_double_width`, leaving ASCII lines as they are (none is wide).
+
+    Any other line is padded by docutils' own method (on a one-line list).
+    """
+    data = self.data
+    for i, line in enumerate(data):
+        if isinstance(line, str) and not line.isascii():
+            one = statemachine.StringList([line])
+            ORIGINAL["pad_double_width"](one, pad_char)
+            data[i] = one.data[0]
+
+
+def unlink(self: statemachine.State) -> None:
+    """`State.unlink`, also dropping the state's transitions (bound methods of the state itself).
+
+    docutils unlinks a nested state machine once its block is parsed "to remove circular
+    references", but each transition still points back at its state, so every list, field list
+    and definition list leaves a dozen cyclic states for the cycle collector to find (a tenth
+    of a Sphinx corpus's parse). Without the transitions they are freed at once. An unlinked
+    state is never run again: it no longer has a state machine.
+    """
+    ORIGINAL["unlink"](self)
+    self.transitions = {}
+    self.transition_order = []
+
+
+def nested_list_parse(  # noqa: PLR0913 - docutils' signature
+    self: states.RSTState,
+    block: statemachine.StringList,
+    input_offset: int,
+    node: Any,
+    initial_state: str,
+    blank_finish: bool,
+    blank_finish_state: str | None = None,
+    extra_settings: dict[str, Any] | None = None,
+    match_titles: bool = False,
+    state_machine_class: Any = None,
+    state_machine_kwargs: dict[str, Any] | None = None,
+) -> tuple[int, bool]:
+    """`RSTState.nested_list_parse`, reusing an idle state machine instead of building one.
+
+    docutils builds a machine of fifteen states for every list, field list, definition list and
+    directive option block (an eighth of a Sphinx corpus's parse), then unlinks it; for
+    `nested_parse` it keeps idle machines for reuse (`RSTState.nested_sm_cache`). This does the
+    same for lists, with docutils' default machine only (any other class or arguments go to
+    docutils' own method). A reused machine starts as a new one does: `run` resets its input,
+    position, current state and observers and re-initialises every state from the memo; the
+    only values a state keeps between runs are the ones this method sets before each run
+    (`blank_finish`, `extra_settings`: the same keys at every call for a given initial state).
+    """
+    settings = {} if extra_settings is None else extra_settings
+    kwargs = self.nested_sm_kwargs
+    classes = kwargs.get("state_classes")
+    if (
+        state_machine_class is not None
+        or state_machine_kwargs is not None
+        or match_titles
+        or set(kwargs) != {"state_classes", "initial_state"}
+        or not isinstance(classes, tuple)
+    ):
+        return ORIGINAL["nested_list_parse"](  # type: ignore[no-any-return]
+            self,
+            block,
+            input_offset,
+            node,
+            initial_state,
+            blank_finish,
+            blank_finish_state=blank_finish_state,
+            extra_settings=settings,
+            match_titles=match_titles,
+            state_machine_class=state_machine_class,
+            state_machine_kwargs=state_machine_kwargs,
+        )
+    idle = _LIST_MACHINES.setdefault((self.nested_sm, classes, initial_state, self.debug), [])
+    try:
+        machine = idle.pop()
+        machine.parent_state_machine = self.state_machine
+    except IndexError:
+        machine = self.nested_sm(
+            debug=self.debug,
+            parent_state_machine=self.state_machine,
+            state_classes=classes,
+            initial_state=initial_state,
+        )
+    if blank_finish_state is None:
+        blank_finish_state = initial_state
+    machine.states[blank_finish_state].blank_finish = blank_finish
+    for key, value in settings.items():
+        setattr(machine.states[initial_state], key, value)
+    machine.run(block, input_offset, memo=self.memo, node=node, match_titles=match_titles)
+    blank_finish = machine.states[blank_finish_state].blank_finish
+    offset = machine.abs_line_offset()
+    machine.parent_state_machine = machine.node = None  # hold no page's tree while idle
+    idle.append(machine)  # after a clean run only: one that raised is dropped
+    return offset, blank_finish
+
+
+def install() -> None:
+    """Put the shortcuts where docutils looks them up (its modules import some by name).
+
+    Idempotent; the originals stay in `ORIGINAL`.
+    """
+    utils.column_indices = column_indices  # statemachine calls it as `utils.column_indices`
+    utils.column_width = column_width
+    utils.strip_combining_chars = strip_combining_chars
+    states.column_width = column_width
+    states.strip_combining_chars = strip_combining_chars
+    tableparser.strip_combining_chars = strip_combining_chars
+    statemachine.StringList.pad_double_width = pad_double_width
+    statemachine.State.unlink = unlink
+    states.RSTState.nested_list_parse = nested_list_parse
