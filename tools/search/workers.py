@@ -4,8 +4,13 @@ Why: parsing MDX and tokenising sections is most of a build's time, and pure Pyt
 process uses one core. A pool of processes analyses chunks of pages while the syncing process
 writes the results; a bounded number of chunks is in flight, so memory holds a few dozen pages'
 text, not the corpus, and results come back in the order given, so a build is the same as a
-serial one (same ids, same postings). Small syncs (one changed page) skip the pool, which takes
-about a second to start.
+serial one (same ids, same postings).
+
+A worker is a fresh interpreter that imports the parsers and numpy before its first page: about
+half a second of CPU, what some 60 pages cost to analyse (5-10 ms each). So a sync starts one
+worker per `PAGES_PER_WORKER` pages to analyse (at most one per core), which keeps the start-up
+under a tenth of the work it takes over; below two workers' worth, the syncing process does
+the work itself (a pool of one would only add the start-up).
 """
 
 from __future__ import annotations
@@ -28,8 +33,12 @@ from tools.text import clear_token_caches, token_cache_size
 
 log = logging.getLogger(__name__)
 
-# Below this many pages to read, the syncing process does the work itself.
+# Below this many pages to read, the syncing process does the work itself, whatever the
+# number of workers asked for.
 MIN_PAGES = 200
+# Pages to analyse per worker started by default: a worker's start-up (~0.5 s of CPU, ~60
+# pages' analysis) stays under a tenth of its share of the work.
+PAGES_PER_WORKER = 600
 # Pages per task, and tasks in flight per worker (the bound on pages held at once).
 CHUNK = 16
 IN_FLIGHT_PER_WORKER = 2
@@ -52,6 +61,14 @@ def default_workers() -> int:
     return max(1, min(cores, MAX_WORKERS))
 
 
+def workers_for(pages: int) -> int:
+    """Workers worth starting for `pages` to analyse: one per `PAGES_PER_WORKER`, one per core.
+
+    1 means the syncing process does the work itself.
+    """
+    return max(1, min(default_workers(), pages // PAGES_PER_WORKER))
+
+
 def analyse_file(task: Task, read: Reader, parse: Parser) -> PageRecord | None:
     """A file's record, or None when its content hash is the one already indexed."""
     f, old_digest = task
@@ -68,10 +85,11 @@ def analysed(
 ) -> Generator[PageRecord | None, None, None]:
     """`analyse_file` of each task, in order; in a process pool when it pays and can be done.
 
-    The pool needs `read` and `parse` to be picklable (functions or methods of picklable
-    objects, no lambdas); otherwise, or for few pages, the work is done here.
+    `workers`: processes to use (default: `workers_for` the number of tasks). The pool needs
+    `read` and `parse` to be picklable (functions or methods of picklable objects, no
+    lambdas); otherwise, or for fewer than `MIN_PAGES` pages, the work is done here.
     """
-    workers = default_workers() if workers is None else workers
+    workers = workers_for(len(tasks)) if workers is None else workers
     if workers > 1 and len(tasks) >= MIN_PAGES and _picklable(read, parse):
         yield from _in_pool(tasks, read, parse, workers)
     else:

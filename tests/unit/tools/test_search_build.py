@@ -137,3 +137,31 @@ def test_workers_that_cannot_start_leave_the_work_to_this_process(
         assert kb.sync(workers=2).added == 7
     assert "index worker failed" in caplog.text
     assert kb.search("n3", 1)[0].key == "g0/page-3"
+
+
+def test_default_pool_starts_a_worker_only_for_enough_pages(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker's start-up is paid per worker: the default starts one per PAGES_PER_WORKER."""
+    monkeypatch.setattr(search_workers, "default_workers", lambda: 4)
+    per = search_workers.PAGES_PER_WORKER
+    assert search_workers.workers_for(search_workers.MIN_PAGES) == 1
+    assert search_workers.workers_for(2 * per - 1) == 1
+    assert search_workers.workers_for(2 * per) == 2
+    assert search_workers.workers_for(100 * per) == 4  # never more than the cores
+
+    started: list[int] = []
+    monkeypatch.setattr(search_workers, "_Worker", lambda: started.append(1))
+    tasks: list[search_workers.Task] = [
+        (SourceFile(f"p{i}", 0.0, 1), None) for i in range(search_workers.MIN_PAGES + 50)
+    ]
+    records = list(search_workers.analysed(tasks, _read_text, _parse_title))
+    assert len(records) == len(tasks) and not started  # analysed here, no worker started
+
+
+def _read_text(key: str) -> bytes:
+    return f"# {key}\n\nbody of {key}\n".encode()
+
+
+def _parse_title(key: str, raw: bytes) -> tuple[Page, str, str]:
+    return parse_markdown(key, raw.decode()), f"https://example.test/{key}", ""
