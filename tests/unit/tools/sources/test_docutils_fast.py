@@ -35,6 +35,7 @@ def _restore_docutils(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(statemachine.StringList, "pad_double_width", original["pad_double_width"])
     monkeypatch.setattr(statemachine.State, "unlink", original["unlink"])
     monkeypatch.setattr(states.RSTState, "nested_list_parse", original["nested_list_parse"])
+    monkeypatch.setattr(statemachine.StateMachine, "runtime_init", original["runtime_init"])
 
 
 def test_the_reader_installs_the_shortcuts() -> None:
@@ -42,6 +43,7 @@ def test_the_reader_installs_the_shortcuts() -> None:
     assert states.column_width is docutils_fast.column_width
     assert tableparser.strip_combining_chars is docutils_fast.strip_combining_chars
     assert states.RSTState.nested_list_parse is docutils_fast.nested_list_parse
+    assert statemachine.StateMachine.runtime_init is docutils_fast.runtime_init
 
 
 @pytest.mark.parametrize("text", SAMPLES)
