@@ -9,7 +9,7 @@ export LANGGRAPH_CLI_NO_ANALYTICS ?= 1
 export LANGGRAPH_NO_VERSION_CHECK ?= true
 export LANGSMITH_TRACING ?= false
 
-.PHONY: install dev test test-unit test-e2e lint format bench diagrams clean index aegra aegra-install aegra-if-possible bench-aegra
+.PHONY: install dev test test-unit test-e2e lint format bench diagrams clean index refresh aegra aegra-install aegra-if-possible bench-aegra
 
 # Aegra (the open-source engine on PostgreSQL + Redis, docs/deploy.md) needs Python >= 3.12 and gets
 # its own environment; the package itself stays 3.11-compatible. PY312 overrides the interpreter.
@@ -33,6 +33,9 @@ dev: install  ## serve both graphs on http://$(HOST):$(PORT) (offline model unle
 
 index: install  ## build the docs and KB search index now (progress bar), so no first question waits for it
 	$(PY) -m tools.build_index
+
+refresh: install  ## re-check the live sources (llms.txt site, help center) now; a running server sees the result
+	$(PY) -m tools.build_index --refresh
 
 aegra-install: $(AEGRA_VENV)/.synced  ## Aegra $(AEGRA_VERSION) in .venv-aegra (Python 3.12), shared pins from uv.lock
 

@@ -6,16 +6,21 @@ python client_examples/move_threads.py --url http://old:8123 --to http://new:812
 Runs as the user on both servers (their token), so each home's auth stamps the owner itself. Each
 thread keeps its id and metadata; its messages are written as the graph's last node, so the thread
 is finished and takes the next question; checkpoint history before the latest state stays behind.
-Memories under ("memories", user) are copied too. A thread already on the target is left alone.
+Memories under the user's memory namespace are copied too. A thread already on the target is left alone.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
+from pathlib import Path
 from typing import Any
 
 from _common import base_parser, client_for
 from langgraph_sdk import get_client
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from server.identity import memory_namespace  # noqa: E402 - the repository root, just added
 
 # The graphs' last node: written "as" it, the moved state has nothing left to run.
 LAST_NODE = "PruneHistoryMiddleware.after_agent"
@@ -38,7 +43,7 @@ async def move_thread(src: Any, dst: Any, thread_id: str) -> int:
 
 async def move_memories(src: Any, dst: Any, user: str) -> int:
     """Copy the user's memories; how many."""
-    namespace = ["memories", user]
+    namespace = list(memory_namespace(user))  # the label the server uses (`carol@example%2Ecom`)
     found = await src.store.search_items(namespace, limit=100)
     for item in found.get("items", []):
         await dst.store.put_item(item["namespace"], item["key"], item["value"])

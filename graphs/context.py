@@ -81,6 +81,21 @@ class Context:
         return [m.strip() for m in self.fallback_models.split(",") if m.strip()]
 
     @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
+        """The JSON schema Studio's form reads, with the deployment's defaults, not the sentinels.
+
+        A field's dataclass default is a sentinel ("" or -1: "not set by this run") so that the
+        settings read at run time fill it; the form shows what an unset field will actually be.
+        """
+        schema: dict[str, Any] = handler(core_schema)
+        properties = handler.resolve_ref_schema(schema).get("properties", {})
+        resolved = cls()
+        for name, prop in properties.items():
+            if hasattr(resolved, name):
+                prop["default"] = getattr(resolved, name)
+        return schema
+
+    @classmethod
     def field_names(cls) -> list[str]:
         """Names of the configurable fields."""
         return [f.name for f in fields(cls)]

@@ -14,8 +14,9 @@ import dataclasses
 from typing import Any
 
 from langchain_core.messages import HumanMessage
+from langchain_core.runnables import RunnableLambda
 from langgraph.graph import END, START, StateGraph
-from langgraph.runtime import Runtime
+from langgraph.runtime import get_runtime
 from typing_extensions import TypedDict
 
 from graphs.citations import cited_sources
@@ -40,22 +41,47 @@ class AnswerState(AnswerInput, AnswerOutput):
     """Input and output together."""
 
 
-async def answer(state: AnswerInput, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Run docs_agent on the question; keep only its final, checked answer and the sources in it."""
+EMPTY_QUESTION = "The question is empty: ask something about the product."
+
+
+def _request(state: AnswerInput) -> tuple[dict[str, Any], Context] | None:
+    """docs_agent's input and context for the question (no suggestions), or None when it is empty."""
     question = str(state.get("question") or "").strip()
     if not question:
-        return {"answer": "The question is empty: ask something about the product.", "sources": []}
-    ctx = dataclasses.replace(context_of(runtime), num_suggestions=0)
-    # The run's config (callbacks, streaming) reaches the subgraph through the async context.
-    out = await docs_agent.ainvoke({"messages": [HumanMessage(question)]}, context=ctx)
+        return None
+    ctx = dataclasses.replace(context_of(get_runtime(Context)), num_suggestions=0)
+    return {"messages": [HumanMessage(question)]}, ctx
+
+
+def _output(out: dict[str, Any]) -> AnswerOutput:
+    """The final, checked answer of docs_agent and the sources cited in it."""
     text = out["messages"][-1].text if out.get("messages") else ""
     return {"answer": text, "sources": cited_sources(text, doc_paths=True)}
+
+
+async def answer(state: AnswerInput) -> AnswerOutput:
+    """Run docs_agent on the question; keep only its final, checked answer and the sources in it."""
+    request = _request(state)
+    if request is None:
+        return {"answer": EMPTY_QUESTION, "sources": []}
+    # The run's config (callbacks, streaming) reaches the subgraph through the async context.
+    return _output(await docs_agent.ainvoke(request[0], context=request[1]))
+
+
+def answer_sync(state: AnswerInput) -> AnswerOutput:
+    """`answer` for `invoke()`: the same steps through docs_agent's synchronous API."""
+    request = _request(state)
+    if request is None:
+        return {"answer": EMPTY_QUESTION, "sources": []}
+    return _output(docs_agent.invoke(request[0], context=request[1]))
 
 
 builder = StateGraph(
     AnswerState, input_schema=AnswerInput, output_schema=AnswerOutput, context_schema=Context
 )
-builder.add_node("answer", answer)
+# Both entry points, so `graph.invoke()` works as well as `ainvoke()` (a plain async node has no
+# synchronous path, and LangGraph then refuses `invoke`).
+builder.add_node("answer", RunnableLambda(answer_sync, afunc=answer, name="answer"))
 builder.add_edge(START, "answer")
 builder.add_edge("answer", END)
 graph = builder.compile(name="docs_answer")

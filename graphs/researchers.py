@@ -26,7 +26,7 @@ from typing_extensions import TypedDict
 from graphs.citations import cited_sources, read_sources
 from graphs.context import Context
 from graphs.messages import current_turn
-from graphs.middleware.model_choice import ContextModelMiddleware
+from graphs.middleware import shared_middleware
 from graphs.middleware.offline_role import OfflineRole
 from graphs.models import load_chat_model
 from graphs.offline.roles import OfflineResearcherModel
@@ -125,9 +125,10 @@ def condense_findings(text: str, limit: int = MAX_FINDINGS_WORDS) -> str:
 
 def build_researcher(spec: Researcher, tools: Sequence[BaseTool]) -> Any:
     """Compile one researcher: `<name>` (create_agent over its own tools) → `condense`."""
-    # Only the model choice: the user-facing middleware (guardrails, suggestions, pruning) is the orchestrator's.
+    # The package's policy for researchers (graphs/middleware/__init__.py), then the offline role,
+    # innermost so that it sees the model the policy's model choice picked.
     middleware: list[AgentMiddleware[Any, Any]] = [
-        ContextModelMiddleware(),
+        *shared_middleware(role="researcher"),
         OfflineRole(lambda m: OfflineResearcherModel(language=m.language, kind=spec.kind)),
     ]
     agent = create_agent(

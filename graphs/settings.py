@@ -41,6 +41,7 @@ ENV: dict[str, tuple[str, Any, Callable[[str], Any]]] = {
     "max_tool_calls": ("DOCS_AGENT_MAX_TOOL_CALLS", 16, int),
     "max_input_chars": ("DOCS_AGENT_MAX_INPUT_CHARS", 16_000, int),
     "max_tool_chars": ("DOCS_AGENT_MAX_TOOL_CHARS", 16_000, int),
+    "history_tokens": ("DOCS_AGENT_HISTORY_TOKENS", 6_000, int),
     "guardrails": ("DOCS_AGENT_GUARDRAILS", True, _bool),
     "guardrails_model": ("DOCS_AGENT_GUARDRAILS_MODEL", "", str.strip),
     "guardrails_allow": ("DOCS_AGENT_GUARDRAILS_ALLOW", (), _words),
@@ -66,6 +67,7 @@ class AgentSettings:
     max_tool_calls: int = 16
     max_input_chars: int = 16_000
     max_tool_chars: int = 16_000
+    history_tokens: int = 6_000
     guardrails: bool = True
     guardrails_model: str = ""
     guardrails_allow: tuple[str, ...] = ()

@@ -37,11 +37,17 @@ async def inline_unless_tracing(
     return ctx.run(func, *args, **kwargs)
 
 
+_installed = False
+
+
 def keep_untraced_setup_inline() -> None:
-    """Install `inline_unless_tracing`, unless the process set an override of its own."""
-    try:  # the getter is not exported; without it, assume no override was set
-        from langsmith._runtime_overrides import get_runtime_overrides
-    except ImportError:  # pragma: no cover - a LangSmith without the hook keeps its default
-        return
-    if get_runtime_overrides().aio_to_thread is None:
+    """Install `inline_unless_tracing` once per process (the graphs call this when they are built).
+
+    LangSmith exports a setter but no getter for its overrides, so this cannot see an override
+    set earlier; it installs once, and a process that wants its own sets it after importing the
+    graphs (the last call wins) and is never overwritten by a later graph build.
+    """
+    global _installed
+    if not _installed:
+        _installed = True
         langsmith.set_runtime_overrides(aio_to_thread=inline_unless_tracing)

@@ -14,16 +14,28 @@ no auth on another server, a set-but-blank value (under `langgraph dev` a `.env`
 the environment, so `AUTH_TOKENS=` in `.env` must not switch auth off), an `AUTH_*` name this
 module does not know (a typo such as `AUTH_TOKEN`), audience/issuer without a key, duplicate or
 short tokens, a short secret, and dev mode on a state folder that holds threads created with auth.
+
+Fail closed on every engine. `langgraph dev` and LangGraph Server refuse to start when this module
+raises at import, so there a refused configuration raises. Aegra instead logs the error and serves
+every request as one shared `anonymous` user; so everywhere else the module never raises: the
+`auth` object always exists, and with a refused configuration it refuses every request (503, which
+Aegra answers as 401) with the message naming the variable. `python -m server.auth --check` (and
+`make aegra` before it starts Aegra) runs the same checks and exits non-zero.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import hmac
+import ipaddress
 import logging
 import os
+import re
+import sys
 import time
-from collections.abc import Mapping
+import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -32,15 +44,47 @@ from urllib.parse import urlparse
 import jwt
 from langgraph_sdk import Auth
 
+from server.identity import (
+    AUTHENTICATED_PERMISSION,
+    DEV_PERMISSION,
+    MEMORY_NAMESPACE,
+    NAMESPACE_LABEL_FIELD,
+    OWNER_KEY,
+    namespace_label,
+)
+
 log = logging.getLogger(__name__)
 
-OWNER_KEY = "user_id"
-MEMORY_NAMESPACE = "memories"
-DEV_PERMISSION = "dev_mode"
 DEV_IDENTITY = "dev-anonymous"
 _JWT_LEEWAY_S = 30
 MIN_TOKEN_CHARS = 16
 MIN_SECRET_BYTES = 32  # RFC 7518 §3.2: an HS256 key must be at least 256 bits
+# Fewer distinct characters than these is a run or a pattern, not a random value: 16 random hex
+# characters fall under 6 distinct once in ~30,000 draws, 32 under 8 practically never.
+MIN_DISTINCT_TOKEN_CHARS = 6
+MIN_DISTINCT_SECRET_CHARS = 8
+# The placeholder values our own examples show (.env.example, docker-compose.yml, docs/): a copy
+# of an example is not a secret. Matched case-insensitively anywhere in a token or secret.
+PLACEHOLDER_MARKERS = (
+    "change-me",
+    "changeme",
+    "long-random",
+    "random chars",
+    "...",
+    "<",
+    ">",
+    "your-token",
+    "your-secret",
+    "replace-me",
+)
+# RFC 6750 §2.1 b64token: what a client can send after `Bearer ` byte for byte.
+_B64TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
+# A name that reads as one of our settings whatever its case, separators, spaces or our project
+# prefix: `auth_tokens`, `AUTHTOKENS`, ` AUTH_TOKENS`, `DOCS_AGENT_AUTH_TOKENS`. Other tools' names
+# that merely contain AUTH (`SENTRY_AUTH_TOKEN`, `TWILIO_AUTH_TOKEN`, `NGROK_AUTHTOKEN`,
+# `SSH_AUTH_SOCK`, `LANGGRAPH_AUTH_TYPE`) are not ours and pass.
+_OUR_PREFIXES = ("", "DOCSAGENT")
+_SETTING_STEMS = ("TOKEN", "JWT", "JWKS", "SECRET", "DEV")
 DEFAULT_MAX_LIFETIME_S = 24 * 3600
 
 KNOWN_VARIABLES = frozenset(
@@ -104,11 +148,16 @@ class AuthConfig:
         if local_dev is None:
             local_dev = is_local_dev_server(env)
         present = {k: v for k, v in env.items() if k.startswith("AUTH_")}
-        unknown = sorted(set(present) - KNOWN_VARIABLES)
+        unknown = sorted(
+            repr(k) if k != k.strip() or not k.isprintable() else k
+            for k in env
+            if k not in KNOWN_VARIABLES and looks_like_auth_setting(k)
+        )
         if unknown:
             raise AuthConfigError(
                 f"Unknown auth variable(s) {', '.join(unknown)}: known are "
-                f"{', '.join(sorted(KNOWN_VARIABLES))}. Fix the name or remove it."
+                f"{', '.join(sorted(KNOWN_VARIABLES))}, exactly so spelled (upper case, no prefix,"
+                " no spaces). Fix the name or remove it."
             )
         for name, value in present.items():
             if not value.strip():
@@ -134,10 +183,19 @@ class AuthConfig:
             )
         if self.jwt_secret != self.jwt_secret.strip():
             raise AuthConfigError("AUTH_JWT_SECRET has leading or trailing whitespace.")
+        if self.jwt_secret:
+            if not self.jwt_secret.isprintable():
+                raise AuthConfigError(
+                    "AUTH_JWT_SECRET holds invisible or control characters; use a random secret."
+                )
+            _check_guessable(
+                "AUTH_JWT_SECRET", "the secret", self.jwt_secret, MIN_DISTINCT_SECRET_CHARS
+            )
         if self.jwks_url:
-            url = urlparse(self.jwks_url)
-            if url.scheme not in ("https", "http") or not url.netloc:
-                raise AuthConfigError("AUTH_JWKS_URL must be an https:// URL of a JWKS document.")
+            _check_jwks_url(self.jwks_url)
+        for name, value in (("AUTH_JWT_AUDIENCE", self.audience), ("AUTH_JWT_ISSUER", self.issuer)):
+            if value and not value.isprintable():
+                raise AuthConfigError(f"{name} holds invisible or control characters.")
         if not (self.jwt_secret or self.jwks_url):
             for name in ("AUTH_JWT_AUDIENCE", "AUTH_JWT_ISSUER", "AUTH_JWT_MAX_LIFETIME_S"):
                 if name in present:
@@ -186,16 +244,91 @@ def _parse_tokens(raw: str) -> dict[str, str]:
                 "AUTH_TOKENS must be 'token:user_id,...' with no blank entries; "
                 "found an entry without both parts"
             )
+        if not user.isprintable():
+            raise AuthConfigError(
+                f"AUTH_TOKENS: the user id {user!r} holds invisible or control characters "
+                "(it would look like another user's id)."
+            )
         if len(token) < MIN_TOKEN_CHARS:
             raise AuthConfigError(
                 f"AUTH_TOKENS: a token for {user!r} is shorter than {MIN_TOKEN_CHARS} characters."
             )
+        if not _B64TOKEN.fullmatch(token):
+            raise AuthConfigError(
+                f"AUTH_TOKENS: the token for {user!r} holds characters a bearer token cannot carry"
+                " (spaces, invisible, control or non-ASCII characters; RFC 6750 allows letters,"
+                " digits and -._~+/=)."
+            )
+        _check_guessable("AUTH_TOKENS", f"the token for {user!r}", token, MIN_DISTINCT_TOKEN_CHARS)
         if token in tokens:
             raise AuthConfigError(
                 f"AUTH_TOKENS: the same token is given for {tokens[token]!r} and {user!r}."
             )
         tokens[token] = user
     return tokens
+
+
+def looks_like_auth_setting(name: str) -> bool:
+    """True for a name that reads as an auth setting in any case, spacing or with our prefix.
+
+    The known names pass this too; the caller accepts only those, exactly as spelled, so a name
+    the server would ignore can never leave auth off (`auth_tokens=` in `.env` reaches the
+    environment as is: `langgraph dev` and Aegra load `.env` keys without changing their case).
+    """
+    if name.startswith("AUTH_"):
+        return True
+    folded = "".join(ch for ch in unicodedata.normalize("NFKC", name).upper() if ch.isalnum())
+    return any(
+        folded.startswith(prefix + "AUTH") and folded[len(prefix) + 4 :].startswith(_SETTING_STEMS)
+        for prefix in _OUR_PREFIXES
+    )
+
+
+def _check_guessable(variable: str, what: str, value: str, min_distinct: int) -> None:
+    """Refuse a copied placeholder, a run of one character or a short repeated pattern."""
+    lowered = value.lower()
+    marker = next((m for m in PLACEHOLDER_MARKERS if m in lowered), None)
+    if marker is not None:
+        raise AuthConfigError(
+            f"{variable}: {what} is a placeholder from the examples (contains {marker!r}); "
+            'generate one: python -c "import secrets; print(secrets.token_urlsafe(32))"'
+        )
+    if len(set(value)) < min_distinct or _shortest_period(value) < len(value):
+        raise AuthConfigError(
+            f"{variable}: {what} is too regular to be random (one character or a short pattern "
+            f"repeated, fewer than {min_distinct} distinct characters); generate one: "
+            'python -c "import secrets; print(secrets.token_urlsafe(32))"'
+        )
+
+
+def _shortest_period(value: str) -> int:
+    """Length of the shortest unit that `value` repeats (the value's own length if none)."""
+    n = len(value)
+    for p in range(1, n // 2 + 1):
+        if n % p == 0 and value[:p] * (n // p) == value:
+            return p
+    return n
+
+
+def _check_jwks_url(raw: str) -> None:
+    """Refuse a JWKS URL over plain http (anyone on the way could swap the keys) but for loopback."""
+    url = urlparse(raw)
+    if not url.netloc or not url.hostname or url.scheme not in ("https", "http"):
+        raise AuthConfigError("AUTH_JWKS_URL must be an https:// URL of a JWKS document.")
+    if url.scheme == "http" and not _is_loopback(url.hostname):
+        raise AuthConfigError(
+            "AUTH_JWKS_URL must be an https:// URL of a JWKS document: over plain http anyone on"
+            " the way can replace the keys (http is accepted for a loopback host only)."
+        )
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _parse_lifetime(raw: str | None) -> int:
@@ -282,10 +415,20 @@ def _check_lifetime(claims: Mapping[str, Any], max_lifetime_s: int) -> None:
         )
 
 
+def user_record(identity: str, permission: str, **extra: str) -> dict[str, Any]:
+    """The user dict the engine keeps: identity, permissions and the identity's store label."""
+    return {
+        "identity": identity,
+        "permissions": [permission],
+        NAMESPACE_LABEL_FIELD: namespace_label(identity),
+        **extra,
+    }
+
+
 async def resolve_user(authorization: str | None, config: AuthConfig) -> dict[str, Any]:
     """The user for an `Authorization` header, or raise 401. Dev mode accepts everything."""
     if config.dev_mode:
-        return {"identity": DEV_IDENTITY, "permissions": [DEV_PERMISSION], "display_name": "dev"}
+        return user_record(DEV_IDENTITY, DEV_PERMISSION, display_name="dev")
     scheme, _, token = (authorization or "").strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
@@ -293,7 +436,7 @@ async def resolve_user(authorization: str | None, config: AuthConfig) -> dict[st
     for known, user in config.tokens.items():
         # Constant-time compare: a static token must not leak through response timing.
         if hmac.compare_digest(known.encode(), token.encode()):
-            return {"identity": user, "permissions": ["authenticated"]}
+            return user_record(user, AUTHENTICATED_PERMISSION)
     if config.jwt_secret or config.jwks_url:
         try:
             claims = await asyncio.to_thread(decode_jwt, token, config)
@@ -306,22 +449,73 @@ async def resolve_user(authorization: str | None, config: AuthConfig) -> dict[st
         # An identity is taken exactly as signed: no whitespace trimming, no coercion.
         if not isinstance(sub, str) or not sub or sub != sub.strip():
             raise _unauthorized()
-        return {"identity": sub, "permissions": ["authenticated"]}
+        return user_record(sub, AUTHENTICATED_PERMISSION)
     raise _unauthorized()
 
 
-CONFIG = AuthConfig.from_env()
-if is_local_dev_server(os.environ):
-    check_dev_state(CONFIG)
-if CONFIG.dev_mode:
-    log.warning(
-        "docs-agent auth: DEV MODE — no AUTH_TOKENS, AUTH_JWT_SECRET or AUTH_JWKS_URL set; every "
-        "request is accepted and metadata.user_id is trusted as sent. Never expose this server."
+def load_config(env: Mapping[str, str] | None = None) -> AuthConfig:
+    """The server's auth settings, checked as a start checks them (the dev state folder too)."""
+    env = os.environ if env is None else env
+    config = AuthConfig.from_env(env)
+    if is_local_dev_server(env):
+        check_dev_state(config)
+    return config
+
+
+def engine_refuses_failed_auth() -> bool:
+    """True when the module is loaded by langgraph-api (`langgraph dev`, LangGraph Server).
+
+    Its loader (`langgraph_api.auth.custom`, already imported when it loads us) lets an import
+    error stop the start. Aegra's loader catches it and serves everyone as `anonymous`, and an
+    unknown engine may do the same: there the module must not raise (see `refusal`).
+    """
+    return "langgraph_api.auth.custom" in sys.modules
+
+
+def refusal_message(exc: BaseException) -> str:
+    """What every request is told when the configuration was refused (no secret in it).
+
+    An AuthConfigError names the variable and never quotes a secret; any other error's text may
+    hold anything, so callers get its type and the log gets the rest.
+    """
+    reason = (
+        str(exc)
+        if isinstance(exc, AuthConfigError)
+        else f"{type(exc).__name__} while reading the auth settings (details in the server log)."
     )
-else:
-    log.warning(
-        "docs-agent auth: on (%s); threads, runs and store are owner-scoped", CONFIG.describe()
+    return (
+        f"This server's auth configuration was refused, so it serves no request: {reason} "
+        "Fix the setting and restart (check with `python -m server.auth --check`)."
     )
+
+
+def _log_mode(config: AuthConfig) -> None:
+    if config.dev_mode:
+        log.warning(
+            "docs-agent auth: DEV MODE — no AUTH_TOKENS, AUTH_JWT_SECRET or AUTH_JWKS_URL set; "
+            "every request is accepted and metadata.user_id is trusted as sent. Never expose "
+            "this server."
+        )
+    else:
+        log.warning(
+            "docs-agent auth: on (%s); threads, runs and store are owner-scoped",
+            config.describe(),
+        )
+
+
+CONFIG: AuthConfig | None = None
+REFUSAL: str | None = "server/auth.py is run as a program: it serves no request"
+"""Set when the configuration was refused: every request is then refused with this message."""
+if __name__ != "__main__":  # `python -m server.auth --check` checks in main(), quietly
+    try:
+        CONFIG, REFUSAL = load_config(), None
+        _log_mode(CONFIG)
+    except Exception as exc:  # any failure: never an auth object that lets requests through
+        if engine_refuses_failed_auth():
+            raise
+        CONFIG, REFUSAL = None, refusal_message(exc)
+        trace = None if isinstance(exc, AuthConfigError) else exc
+        log.error("docs-agent auth: REFUSING EVERY REQUEST. %s", REFUSAL, exc_info=trace)
 
 auth = Auth()
 
@@ -339,9 +533,36 @@ def authorization_header(headers: Mapping[Any, Any] | None) -> str | None:
     return None
 
 
+# Query parameters that carry a credential when a client puts one in the URL, where access logs
+# and proxies keep it: refused, never read.
+CREDENTIAL_PARAMS = frozenset(
+    {"token", "access_token", "id_token", "jwt", "bearer", "auth", "authorization", "api_key"}
+)
+
+
+def refuse_credentials_in_url(query_params: Mapping[str, Any] | None) -> None:
+    """401 for a credential sent as `?token=...`: only the Authorization header is read."""
+    named = sorted(k for k in (query_params or {}) if str(k).lower() in CREDENTIAL_PARAMS)
+    if named:
+        raise _unauthorized(
+            f"Credentials in the URL are refused ({', '.join(named)}=): URLs end up in logs. "
+            "Send the token as the header `Authorization: Bearer <token>`."
+        )
+
+
 @auth.authenticate
-async def authenticate(headers: Mapping[Any, Any] | None) -> dict[str, Any]:
-    """Server hook: resolve the caller from the request's `Authorization` header."""
+async def authenticate(
+    headers: Mapping[Any, Any] | None, query_params: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Server hook: resolve the caller from the request's `Authorization` header.
+
+    langgraph-api passes `query_params` by name; Aegra passes the headers alone (its access log is
+    redacted instead, see `install_log_redaction`).
+    """
+    if CONFIG is None:
+        # 503 where the engine keeps the status (Aegra answers every auth error as 401).
+        raise Auth.exceptions.HTTPException(status_code=503, detail=REFUSAL)
+    refuse_credentials_in_url(query_params)
     return await resolve_user(authorization_header(headers), CONFIG)
 
 
@@ -376,20 +597,21 @@ async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
     return {OWNER_KEY: ctx.user.identity}
 
 
-def refuse_existence_probe(value: Any) -> None:
+def refuse_existence_probe(value: Any, what: str = "thread") -> None:
     """Refuse the two options whose answers tell whether another user holds a thread id.
 
     `threads.create` with `if_exists="do_nothing"` answers with the thread (yours), 409 (someone
     else's) or a new thread (unused); a run on a chosen id with `if_not_exists="create"` answers
     404 (someone else's) or creates it (unused). The handler cannot see which ids exist, so it
     refuses the options themselves, whatever the id: every taken id then answers a plain 409 on
-    create and 404 on a run. Stateless runs (no thread id here) are not affected.
+    create and 404 on a run. Stateless runs (no thread id here) are not affected. The same holds
+    for an assistant created with a chosen id (`what="assistant"`): yours 200, another's 409.
     """
     if not isinstance(value, dict):
         return
     if value.get("if_exists") == "do_nothing":
         option = "if_exists='do_nothing'"
-        advice = "create the thread without it and treat 409 as 'this id is taken'"
+        advice = f"create the {what} without it and treat 409 as 'this id is taken'"
     elif value.get("if_not_exists") == "create" and value.get("thread_id") is not None:
         option = "if_not_exists='create'"
         advice = "create the thread first (POST /threads), then run on it"
@@ -400,6 +622,8 @@ def refuse_existence_probe(value: Any) -> None:
     )
 
 
+# A metadata key never stored on an assistant (see `assistants`).
+CREATE_GUARD_KEY = "docs_agent_create_guard"
 # The deployment's own assistants (one per graph in langgraph.json) are made by the server.
 SYSTEM_ASSISTANTS: Auth.types.FilterType = {"created_by": "system"}
 
@@ -418,16 +642,23 @@ async def assistants(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
     if ctx.action in ("read", "search"):
         # `$or` is supported by the server's filter but missing from the SDK's FilterType.
         return cast(Auth.types.FilterType, {"$or": [own, SYSTEM_ASSISTANTS]})
+    if ctx.action == "create":
+        refuse_existence_probe(value, "assistant")  # Aegra shows the handler `if_exists`
     if ctx.action in ("create", "update"):
         stamp_owner(value, ctx.user.identity)
+    if ctx.action == "create":
+        # langgraph-api does not show `if_exists` but answers a taken id 409 unless the existing
+        # assistant matches this filter (then `do_nothing` returns it: 200 for yours, 409 for
+        # another's). A key no assistant carries makes every taken id the same plain 409.
+        return {**own, CREATE_GUARD_KEY: "a taken id is always a conflict"}
     return own
 
 
 def _confine(
     namespace: tuple[str, ...] | None, identity: str, *, prefix_ok: bool
 ) -> tuple[str, ...]:
-    """The namespace narrowed to `("memories", identity)`; 403 when it names anything else."""
-    own = (MEMORY_NAMESPACE, identity)
+    """The namespace narrowed to `("memories", label)`; 403 when it names anything else."""
+    own = (MEMORY_NAMESPACE, namespace_label(identity))
     ns = tuple(namespace or ())
     if ns[:2] == own:
         return ns
@@ -455,3 +686,113 @@ async def store(ctx: Auth.types.AuthContext, value: Any) -> None:
         value.get(key), ctx.user.identity, prefix_ok=action in ("search", "list_namespaces")
     )
     return None
+
+
+# --- Credentials never reach the log --------------------------------------------------------------
+
+_SECRET_IN_QUERY = re.compile(
+    r"(?i)(?<![\w-])(" + "|".join(sorted(CREDENTIAL_PARAMS)) + r")=([^&\s\"']+)"
+)
+_JWT_SHAPED = re.compile(r"eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*")
+
+
+def redact(text: str) -> str:
+    """`text` with credential query values and JWT-shaped strings replaced by `[redacted]`."""
+    return _JWT_SHAPED.sub("[redacted]", _SECRET_IN_QUERY.sub(r"\1=[redacted]", text))
+
+
+class RedactCredentials(logging.Filter):
+    """Redacts credentials from every record a handler writes (access logs log the query string).
+
+    A filter rather than a change to the engines' loggers: both engines (and uvicorn) log the full
+    URL of a request, and a token a client put in the URL would otherwise be kept in the log.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record in place; never drop it."""
+        # A str, or structlog's event dict (Aegra nests the URL: `http={"url": ...}`).
+        record.msg = redact_value(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact_value(a) for a in record.args)
+        return True
+
+
+def redact_value(value: Any, depth: int = 0) -> Any:
+    """`redact` applied to a string, or to the strings inside dicts, lists and tuples."""
+    if isinstance(value, str):
+        return redact(value)
+    if depth > 4:
+        return value
+    if isinstance(value, dict):
+        return {k: redact_value(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(redact_value(v, depth + 1) for v in value)
+    return value
+
+
+def install_log_redaction(logger_names: Sequence[str] = ("", "uvicorn.access", "uvicorn")) -> None:
+    """Put one `RedactCredentials` on every handler of these loggers (once)."""
+    for name in logger_names:
+        for handler in logging.getLogger(name).handlers:
+            if not any(isinstance(f, RedactCredentials) for f in handler.filters):
+                handler.addFilter(RedactCredentials())
+
+
+try:
+    install_log_redaction()
+except Exception:  # logging set-up must never stop the auth object from existing
+    log.exception("docs-agent auth: could not install the log redaction")
+
+
+# --- Operator check: `python -m server.auth --check` ----------------------------------------------
+
+
+def dotenv_values(path: Path) -> dict[str, str]:
+    """`KEY=value` lines of a `.env` file as python-dotenv reads them (both engines use it).
+
+    python-dotenv comes with langgraph-cli (a dependency) and with Aegra; only the CLI needs it.
+    """
+    from dotenv import dotenv_values as read  # noqa: PLC0415
+
+    return {k: v for k, v in read(path).items() if v is not None}
+
+
+def effective_env(
+    base: Mapping[str, str], env_file: Path | None, *, file_wins: bool
+) -> dict[str, str]:
+    """The environment a server sees: `langgraph dev` lets `.env` win, Aegra the environment."""
+    env = dict(base)
+    if env_file is not None and env_file.is_file():
+        for key, value in dotenv_values(env_file).items():
+            if file_wins or key not in env:
+                env[key] = value
+    return env
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Check the auth settings a server would start with; 0 when it would serve, 2 when refused."""
+    parser = argparse.ArgumentParser(
+        prog="python -m server.auth", description="Check docs-agent's auth settings."
+    )
+    parser.add_argument("--check", action="store_true", required=True)
+    parser.add_argument(
+        "--env-file", type=Path, help="a .env the server reads too (Aegra: the environment wins)"
+    )
+    parser.add_argument(
+        "--dev",
+        action="store_true",
+        help="check as `langgraph dev` would: the .env wins, dev mode allowed with nothing set",
+    )
+    args = parser.parse_args(argv)
+    env = effective_env(os.environ, args.env_file, file_wins=args.dev)
+    try:
+        config = AuthConfig.from_env(env, local_dev=args.dev)
+    except AuthConfigError as exc:
+        print(f"auth settings refused: {exc}", file=sys.stderr)
+        return 2
+    print(f"auth settings ok: {config.describe()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -6,7 +6,7 @@
 The same helpers start the temporary PostgreSQL and Redis of the Aegra e2e suite and benches, so a
 try-out, the tests and the benches run the engine the same way. PostgreSQL runs as the `postgres`
 user when started by root (initdb refuses root); data lives in a temp folder that is removed at exit.
-Only the standard library: this module runs in the project's own environment and launches Aegra
+Only the standard library (and the stdlib-only server/identity.py): this module runs in the project's own environment and launches Aegra
 from its separate Python 3.12 environment (`make aegra-install` → `.venv-aegra`).
 """
 
@@ -30,6 +30,8 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.identity import MEMORY_NAMESPACE, NAMESPACE_LABEL_FIELD
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 AEGRA_VENV = Path(os.environ.get("DOCS_AGENT_AEGRA_VENV", REPO_ROOT / ".venv-aegra"))
 AEGRA_BIN = AEGRA_VENV / "bin" / "aegra"
@@ -48,6 +50,29 @@ def stop_process(proc: subprocess.Popen[bytes], timeout: float) -> int:
     except subprocess.TimeoutExpired:
         proc.kill()
         return proc.wait()
+
+
+def stop_group(proc: subprocess.Popen[bytes], timeout: float) -> int:
+    """SIGTERM to the process group `proc` leads, SIGKILL after `timeout`; `proc`'s exit status.
+
+    `aegra serve` runs uvicorn as a child process: a signal to `aegra` alone leaves uvicorn
+    serving, so Aegra is started in its own session and stopped as a group.
+    """
+
+    def signal_group(sig: int) -> None:
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            pass
+
+    signal_group(signal.SIGTERM)
+    try:
+        status = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        signal_group(signal.SIGKILL)
+        return proc.wait()
+    signal_group(signal.SIGKILL)  # a child that outlived its parent's exit
+    return status
 
 
 def _free_port() -> int:
@@ -291,8 +316,8 @@ def aegra_config(langgraph_json: Path = REPO_ROOT / "langgraph.json") -> dict[st
     """The Aegra config: `langgraph.json` (graphs as plain paths) plus a store scope for memories.
 
     Aegra's store API buries every namespace under `("users", <identity>)` unless a scope says
-    otherwise; `{"memories": ["identity"]}` makes `/store/items` address `("memories", <user>)`,
-    where the graph's memory tools keep a user's memories. `langgraph dev` never reads this file.
+    otherwise; `{"memories": ["namespace_label"]}` makes `/store/items` address
+    `("memories", <user's label>)`, where the graph's memory tools keep a user's memories. `langgraph dev` never reads this file.
     """
     config = json.loads(langgraph_json.read_text())
     # Aegra takes a graph as a "file.py:attr" string; langgraph.json may give {"path", "description"}
@@ -302,7 +327,9 @@ def aegra_config(langgraph_json: Path = REPO_ROOT / "langgraph.json") -> dict[st
         for name, spec in dict(config.get("graphs") or {}).items()
     }
     store = dict(config.get("store") or {})
-    store["scopes"] = {"memories": ["identity"]}
+    # Scoped by the identity's namespace label (server/identity.py), not the raw identity: the
+    # label is what the memory tools use, and a dotted id (an e-mail) is not a valid label.
+    store["scopes"] = {MEMORY_NAMESPACE: [NAMESPACE_LABEL_FIELD]}
     config["store"] = store
     return dict(config)
 
@@ -332,12 +359,16 @@ def _serve(args: argparse.Namespace) -> int:
             "--port",
             str(args.port),
         ]
-        proc = subprocess.Popen(cmd, cwd=REPO_ROOT, env=env)
+        # Its own session: Ctrl-C reaches only this process, which then stops Aegra's whole group.
+        proc = subprocess.Popen(cmd, cwd=REPO_ROOT, env=env, start_new_session=True)
         try:
             return proc.wait()
         except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see main): stop Aegra, then the databases
             # SIGTERM: uvicorn drains; SIGINT may be ignored in a background job.
-            return stop_process(proc, timeout=30)
+            return stop_group(proc, timeout=30)
+        finally:
+            if proc.poll() is None:
+                stop_group(proc, timeout=30)
 
 
 @contextmanager
@@ -354,12 +385,20 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _dotenv_sets_auth() -> bool:
-    env_file = REPO_ROOT / ".env"
-    if not env_file.is_file():
-        return False
-    lines = env_file.read_text(errors="replace").splitlines()
-    return any(line.strip().startswith("AUTH_") for line in lines)
+def check_auth(env: Mapping[str, str], config_dir: Path = REPO_ROOT) -> str | None:
+    """Why Aegra's auth settings would be refused (None when they are fine).
+
+    Runs `python -m server.auth --check` with the `.env` Aegra reads (next to its config; the
+    environment wins there), so the verdict is the server's own. Aegra would start anyway and
+    refuse every request; this stops `make aegra` before anything starts.
+    """
+    cmd = [sys.executable, "-m", "server.auth", "--check", "--env-file", str(config_dir / ".env")]
+    done = subprocess.run(
+        cmd, cwd=REPO_ROOT, env=dict(env), capture_output=True, text=True, check=False
+    )
+    if done.returncode == 0:
+        return None
+    return (done.stderr or done.stdout).strip() or f"auth check exited {done.returncode}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -375,12 +414,15 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"missing: {', '.join(missing)}", file=sys.stderr)
         return 2
-    if not any(k.startswith("AUTH_") for k in os.environ) and not _dotenv_sets_auth():
+    refused = check_auth(os.environ)
+    if refused:
         print(
-            "note: no AUTH_* variable in the environment or .env; set AUTH_TOKENS (or JWT), or\n"
-            "      AUTH_DEV_MODE=true for a local try-out (docs/auth.md)",
+            f"error: {refused}\n"
+            "Aegra is not started. Set AUTH_TOKENS (or JWT) in the environment or .env, or\n"
+            "AUTH_DEV_MODE=true for a local try-out (docs/auth.md).",
             file=sys.stderr,
         )
+        return 2
     signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop cleans up like Ctrl-C
     try:
         return _serve(args)

@@ -1,13 +1,20 @@
 """Build the docs and KB search indexes before the first question: from the CLI, or at server start.
 
-    python -m tools.build_index          # `make index`: a progress bar per source, then a summary
+    python -m tools.build_index             # `make index`: a progress bar per source, then a summary
+    python -m tools.build_index --refresh   # `make refresh`: re-check the live sources now
+
+Every command reads the same settings: the environment and `.env` (tools/settings.py), as the
+server does, so `make index` builds the index of the sources the server is configured with.
 
 The indexes live on disk (`DOCS_AGENT_INDEX_DIR`) and are brought up to date incrementally, so a
 prebuilt one is only checked (file sizes and times) when a server opens it. When a server process
 loads the graphs, `warm_up()` starts the same build in a background thread, so the build runs
 while the server starts rather than inside a user's first run; a question that arrives before it
 finishes waits for that build (it never starts a second one). `DOCS_AGENT_WARM_UP=false` turns
-the background build off; the lazy build on first use stays as the fallback either way.
+the background build off; the lazy build on first use stays as the fallback either way. After
+the warm-up, a server refreshes its live sources (an llms.txt site, a help center) on a schedule
+(`DOCS_AGENT_REFRESH_S`, sooner when one failed): a site edit is seen within one period, and a
+site that was down at start is retried.
 """
 
 from __future__ import annotations
@@ -23,12 +30,14 @@ from typing import Any, TextIO
 
 from tools import Sources, load_sources
 from tools.codebase.symbols import symbol_index
-from tools.settings import SourceSettings
+from tools.search import SyncStats
+from tools.settings import SERVER_MODULES, SourceSettings
 
 log = logging.getLogger(__name__)
 
-SERVER_MODULES = ("langgraph_api", "aegra_api")  # a process that has these loaded is a server
 _started = threading.Event()
+# How often the schedule looks at its sources (each says whether it is due: `refresh_due`).
+REFRESH_TICK_S = 1.0
 
 
 def indexed_sources(sources: Sources) -> list[tuple[str, Any]]:
@@ -86,6 +95,44 @@ def _warm(sources: Sources | None) -> None:
         log.exception("index warm-up failed; the first search will build the index")
         return
     log.info("search indexes ready in %.1fs (background warm-up)", time.perf_counter() - start)
+    refresh_forever(sources)
+
+
+def live_sources(sources: Sources) -> list[tuple[str, Any]]:
+    """The sources that change upstream and refresh on a schedule (llms.txt site, help center)."""
+    return [
+        (name, backend)
+        for name, backend in (("docs", sources.docs), ("kb", sources.kb))
+        if callable(getattr(backend, "refresh_due", None))
+        and callable(getattr(backend, "refresh", None))
+    ]
+
+
+def refresh_due_sources(sources: Sources, now: float | None = None) -> list[str]:
+    """Refresh every live source whose time has come; the names of those refreshed.
+
+    A failure is logged and tried again at the source's next due time: the schedule never
+    stops, and a search meanwhile reads the index as it was.
+    """
+    done: list[str] = []
+    for name, backend in live_sources(sources):
+        if not backend.refresh_due(now):
+            continue
+        try:
+            backend.refresh()
+        except Exception:  # noqa: BLE001 — the next tick retries; searches keep the last index
+            log.exception("scheduled refresh of %s failed", name)
+        done.append(name)
+    return done
+
+
+def refresh_forever(sources: Sources, stop: threading.Event | None = None) -> None:
+    """The server's schedule: look every REFRESH_TICK_S, refresh the sources that are due."""
+    if not live_sources(sources) or sources.settings.live.refresh_s <= 0:
+        return
+    stop = stop or threading.Event()
+    while not stop.wait(REFRESH_TICK_S):
+        refresh_due_sources(sources)
 
 
 class ProgressBar:
@@ -126,9 +173,16 @@ def main(argv: list[str] | None = None) -> int:
     """CLI of `make index`: build with progress bars, print what changed and where it lives."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--refresh",
+        action="store_true",
+        help="re-check the live sources (llms.txt site, help center) now, conditional requests",
+    )
     args = parser.parse_args(argv)
     settings = SourceSettings.from_env()
     sources = load_sources(settings)
+    if args.refresh:
+        return refresh_now(sources)
     if not indexed_sources(sources):
         print("No docs or KB folder is configured or present: nothing to index.", file=sys.stderr)
         return 1
@@ -139,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{name}: {s.added} added, {s.updated} updated, {s.removed} removed, "
             f"{s.unchanged} unchanged ({s.seconds:.1f}s)"
         )
+    report_live(sources)
     problems = source_problems(sources)
     for problem in problems:
         print(f"WARNING: {problem}", file=sys.stderr)
@@ -172,6 +227,34 @@ def source_problems(sources: Sources) -> list[str]:
         if callable(report):
             out.extend(f"{name}: {problem}" for problem in report().problems)
     return out
+
+
+def report_live(sources: Sources) -> None:
+    """Say what a live source could not do (kept its cached copy, reached a cap), on stderr."""
+    for name, backend in live_sources(sources):
+        status = getattr(backend, "status", None)
+        problem, caps = status() if callable(status) else ("", [])
+        for line in ([f"kept the cached copy: {problem}"] if problem else []) + caps:
+            print(f"{name}: warning: {line}", file=sys.stderr)
+
+
+def refresh_now(sources: Sources) -> int:
+    """`--refresh`: refresh every live source now; a running server sees the new index at once."""
+    live = live_sources(sources)
+    if not live:
+        print("No live source (llms.txt site or help center) is configured.", file=sys.stderr)
+        return 1
+    for name, backend in live:
+        stats = backend.refresh()
+        if isinstance(stats, SyncStats):
+            print(
+                f"{name}: {stats.added} added, {stats.updated} updated, {stats.removed} removed, "
+                f"{stats.unchanged} unchanged"
+            )
+        else:
+            print(f"{name}: refreshed")
+    report_live(sources)
+    return 0
 
 
 if __name__ == "__main__":

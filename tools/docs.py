@@ -15,6 +15,7 @@ from tools.search.embeddings import configured_embedder
 from tools.settings import SourceSettings
 from tools.sources.corpus import FolderCorpus, UrlRule, repo_prefix
 from tools.sources.corpus_language import description_note, weak_match_note
+from tools.sources.failures import partial_note, unavailable
 from tools.sources.profiles import SiteOptions, detect_site
 from tools.sources.render import render_document_parts, render_hits
 from tools.sources.site import Site
@@ -32,6 +33,7 @@ def docs_source(settings: SourceSettings) -> Any:
             settings.index_dir,
             settings.docs_lang,
             embedder=configured_embedder(settings.embeddings),
+            live=settings.live,
         )
     root = settings.docs_dir
     if root is None or not root.is_dir():
@@ -75,6 +77,10 @@ def docs_site(settings: SourceSettings, root: Path) -> Site:
     if not site.base_url and rule.path_prefix:
         site = replace(site, path_prefix=rule.path_prefix)
     return site
+def live_status(corpus: Any) -> tuple[str, list[str]]:
+    """What a live docs source (an llms.txt site) could not do at its last refresh, and its caps."""
+    status = getattr(corpus, "status", None)
+    return status() if callable(status) else ("", [])
 
 
 class SearchDocsArgs(BaseModel):
@@ -112,6 +118,9 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
             return "The query is empty: give a few keywords.", []
         limit = max(1, min(int(limit), MAX_RESULTS))
         hits = corpus.search(query, limit)
+        problem, caps = live_status(corpus)
+        if problem and not hits and not len(corpus.index):
+            raise unavailable("docs", problem)  # nothing cached: the site's failure, not "none"
         artifact: list[SearchHitArtifact] = [
             {
                 "url": h.url,
@@ -125,6 +134,10 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
             for h in hits
         ]
         note = weak_match_note(hits, query, corpus_language)
+        live = [partial_note("docs", f"partly indexed: {cap}") for cap in caps]
+        if problem:
+            live.append(partial_note("docs", f"served from the cached copy: {problem}"))
+        note = "\n".join(([note] if note else []) + live)
         text = render_hits(hits, query, "pages")
         return (f"{text}\n\n{note}" if note else text), artifact
 
@@ -161,6 +174,7 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
             ),
             args_schema=SearchDocsArgs,
             response_format="content_and_artifact",
+            handle_tool_error=True,  # a failed source is an error result that names it
         ),
         StructuredTool.from_function(
             get_doc_page,

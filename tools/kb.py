@@ -9,6 +9,8 @@ choose, and the model reads only what it chose.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any, Protocol
 
 from langchain_core.tools import BaseTool, StructuredTool
@@ -19,8 +21,10 @@ from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 from tools.search import Document, Hit
 from tools.search.embeddings import Embedder, configured_embedder
 from tools.settings import SourceSettings
-from tools.sources.corpus import FolderCorpus, UrlRule, repo_prefix
+from tools.sources.corpus import SUFFIXES, FolderCorpus, UrlRule, repo_prefix
 from tools.sources.corpus_language import description_note, weak_match_note
+from tools.sources.failures import partial_note, unavailable
+from tools.sources.http_fetch import SourceUnavailable
 from tools.sources.render import render_document_parts
 
 MAX_ARTICLES_PER_CALL = 5
@@ -92,8 +96,8 @@ def kb_backend(settings: SourceSettings) -> KnowledgeBase | None:
     if settings.kb_url:
         from tools.sources.kb_http import HelpCenterKnowledgeBase
 
-        return HelpCenterKnowledgeBase(settings.kb_url, settings.kb_token)
-    if settings.kb_dir is not None and settings.kb_dir.is_dir():
+        return HelpCenterKnowledgeBase(settings.kb_url, settings.kb_token, live=settings.live)
+    if settings.kb_dir is not None and has_articles(settings.kb_dir):
         return FolderKnowledgeBase(
             settings.kb_dir,
             settings.index_dir,
@@ -101,6 +105,37 @@ def kb_backend(settings: SourceSettings) -> KnowledgeBase | None:
             configured_embedder(settings.embeddings),
         )
     return None
+
+
+def has_articles(root: Path) -> bool:
+    """Whether a KB folder holds an article: an empty one offers no KB tools."""
+    if not root.is_dir():
+        return False
+    for _, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        if any(n.endswith(SUFFIXES) and not n.startswith(".") for n in filenames):
+            return True
+    return False
+
+
+def run_locale(query: str) -> str | None:
+    """The user's language as a help-center locale ("pl"), None for English or outside a run.
+
+    From the run's `context.language` when it names one, else read from the query (the
+    offline model searches with the user's own words). English is the default locale's.
+    """
+    try:
+        from langgraph.runtime import get_runtime
+
+        runtime = get_runtime()
+        setting = str(getattr(getattr(runtime, "context", None), "language", "") or "auto")
+    except (ImportError, RuntimeError, LookupError):
+        setting = "auto"
+    # The detection lives with the offline model's phrases; imported late: tools load alone.
+    from graphs.offline.language import resolve_language
+
+    code = resolve_language(setting, query)
+    return None if code == "en" else code
 
 
 class SearchArticlesArgs(BaseModel):
@@ -141,8 +176,18 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
                     f"Unknown collection(s): {', '.join(unknown)}. Known: {', '.join(known)}.",
                     [],
                 )
-        hits = kb.search(query, limit, wanted)
+        try:
+            if getattr(kb, "localized", False):
+                hits = kb.search(query, limit, wanted, locale=run_locale(query))  # type: ignore[call-arg]
+            else:
+                hits = kb.search(query, limit, wanted)
+        except SourceUnavailable as exc:
+            raise unavailable("kb", exc.reason) from exc
         note = weak_match_note(hits, query, corpus_language)
+        problem = getattr(kb, "sections_problem", None)
+        if problem:
+            partial = partial_note("kb", f"partly read: their sections did not load ({problem})")
+            note = f"{note}\n{partial}" if note else partial
         if not hits:
             return f"No support articles found for {query!r}." + (f"\n{note}" if note else ""), []
         lines = [f"{len(hits)} articles for {query!r} (id — title [collection]):"]
@@ -182,14 +227,26 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
         parts: list[str] = []
         found: list[ArticleArtifact] = []
         missing: list[str] = []
+        failed: dict[str, str] = {}
         for article_id in dict.fromkeys(ids):
-            doc = kb.get(article_id)
+            try:
+                doc = kb.get(article_id)
+            except SourceUnavailable as exc:
+                failed[article_id] = exc.reason
+                continue
             if doc is None:
                 missing.append(article_id)
                 continue
             text, sections = render_document_parts(doc, limit=ARTICLE_LIMIT)
             found.append({"id": doc.key, "title": doc.title, "url": doc.url, "sections": sections})
             parts.append(f"## Article {doc.key}\n" + text)
+        if failed and not found:
+            raise unavailable("kb", next(iter(failed.values())))
+        if failed:
+            reason = next(iter(failed.values()))
+            notes.append(
+                partial_note("kb", f"partly read: {', '.join(failed)} could not be read ({reason})")
+            )
         if missing:
             notes.append(f"Unknown article id(s): {', '.join(missing)}.")
         return "\n\n---\n\n".join(parts + notes), found
@@ -206,6 +263,7 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
             ),
             args_schema=SearchArticlesArgs,
             response_format="content_and_artifact",
+            handle_tool_error=True,  # a failed source is an error result that names it
         ),
         StructuredTool.from_function(
             get_article_content,
@@ -213,5 +271,6 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
             description="Read whole support articles by id (at most 5 per call), as found by search_support_articles.",
             args_schema=GetArticlesArgs,
             response_format="content_and_artifact",
+            handle_tool_error=True,
         ),
     ]

@@ -1,4 +1,4 @@
-"""Per-user long-term memory in the platform store, under `("memories", <user_id>)`.
+"""Per-user long-term memory in the platform store, under `("memories", <user label>)`.
 
 The user is taken from the run's authenticated config (`langgraph_auth_user_id`, set by the
 server and reserved against client input), read through the injected `ToolRuntime` — never from
@@ -25,13 +25,13 @@ from langchain.tools import ToolRuntime
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
+from server.identity import DEV_PERMISSION, MEMORY_NAMESPACE, memory_namespace
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 
-NAMESPACE = "memories"
+NAMESPACE = MEMORY_NAMESPACE
 MAX_RECORDS = 20
 MAX_CHARS = 6000
 MAX_RECORD_CHARS = 1000
-DEV_PERMISSION = "dev_mode"  # same marker server/auth.py grants in dev mode
 ANONYMOUS = "anonymous"
 
 NO_STORE = (
@@ -65,8 +65,8 @@ def user_id_from_config(config: Mapping[str, Any] | None) -> str:
 
 
 def namespace_for(user_id: str) -> tuple[str, str]:
-    """The one store namespace a user's memories live in."""
-    return (NAMESPACE, user_id)
+    """The one store namespace a user's memories live in (a dotted id such as an e-mail too)."""
+    return memory_namespace(user_id)
 
 
 def _text_of(item: Any) -> str:

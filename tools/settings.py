@@ -7,8 +7,9 @@ repository plus the installed `langgraph` package.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -72,11 +73,12 @@ class SourceSettings:
     docs_exclude: tuple[str, ...] = ()
     # `hide`: release notes pages answer only questions about a release; `keep`: like any page.
     docs_release_notes: str = "hide"
+    live: LiveSourceSettings = field(default_factory=lambda: LiveSourceSettings())
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> SourceSettings:
         """Read the `DOCS_AGENT_*` variables; an empty value switches that source off."""
-        env = os.environ if env is None else env
+        env = configured_env() if env is None else env
 
         def get(name: str, default: str) -> str:
             return env.get(name, default).strip()
@@ -110,4 +112,84 @@ class SourceSettings:
             docs_release_notes=_choice(
                 get("DOCS_AGENT_DOCS_RELEASE_NOTES", "hide"), ("hide", "keep"), "RELEASE_NOTES"
             ),
+            live=LiveSourceSettings.from_env(env),
         )
+
+
+# --- Live sources: an llms.txt site and a help-center API (docs/sources.md, "Live sources") ----
+
+
+@dataclass(frozen=True)
+class LiveSourceSettings:
+    """How the HTTP sources are fetched, refreshed, and kept safe from an upstream's mistakes."""
+
+    # Seconds between scheduled refreshes of an llms.txt site and a help center; 0: never.
+    refresh_s: float = 3600.0
+    # One request's time limit, and how many times a 429/503 is retried (after its Retry-After,
+    # waited for only when it is at most `retry_after_max_s`).
+    timeout_s: float = 10.0
+    retries: int = 1
+    retry_after_max_s: float = 10.0
+    # Caps of an llms.txt site: pages listed, bytes of one page (both announced when reached).
+    max_pages: int = 5_000
+    max_page_bytes: int = 2_000_000
+    # A refresh that would drop more than this share of the cached pages is held back, and a
+    # page that answers 404 is kept, until the same is seen on `confirm_refreshes` refreshes.
+    max_drop: float = 0.5
+    confirm_refreshes: int = 2
+    # Help center: with an email the token is a Zendesk API token (Basic `email/token:TOKEN`),
+    # without one an OAuth bearer token; the default locale ("" = the help center's own).
+    kb_email: str = ""
+    kb_locale: str = ""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> LiveSourceSettings:
+        """Read the `DOCS_AGENT_*` variables of the live sources (defaults above when unset)."""
+
+        def number(name: str, default: float) -> float:
+            try:
+                return float(env.get(name, "").strip() or default)
+            except ValueError:
+                return default
+
+        return cls(
+            refresh_s=max(0.0, number("DOCS_AGENT_REFRESH_S", 3600.0)),
+            timeout_s=max(0.1, number("DOCS_AGENT_SOURCE_TIMEOUT_S", 10.0)),
+            retries=max(0, int(number("DOCS_AGENT_SOURCE_RETRIES", 1))),
+            retry_after_max_s=max(0.0, number("DOCS_AGENT_RETRY_AFTER_MAX_S", 10.0)),
+            max_pages=max(1, int(number("DOCS_AGENT_LLMS_MAX_PAGES", 5_000))),
+            max_page_bytes=max(1, int(number("DOCS_AGENT_LLMS_MAX_PAGE_BYTES", 2_000_000))),
+            max_drop=min(1.0, max(0.0, number("DOCS_AGENT_LLMS_MAX_DROP", 0.5))),
+            confirm_refreshes=max(1, int(number("DOCS_AGENT_CONFIRM_REFRESHES", 2))),
+            kb_email=env.get("DOCS_AGENT_KB_EMAIL", "").strip(),
+            kb_locale=env.get("DOCS_AGENT_KB_LOCALE", "").strip(),
+        )
+
+
+SERVER_MODULES = ("langgraph_api", "aegra_api")  # a process that has these loaded is a server
+
+
+def env_file() -> Path | None:
+    """The `.env` every command reads: `DOCS_AGENT_ENV_FILE`, else the repository's (if any)."""
+    name = os.environ.get("DOCS_AGENT_ENV_FILE")
+    if name is not None:
+        return _path(name) if name.strip() else None
+    path = REPO_ROOT / ".env"
+    return path if path.is_file() else None
+
+
+def configured_env() -> Mapping[str, str]:
+    """The environment as a server sees it: `.env` over the process environment.
+
+    Why: `langgraph dev` loads `.env` (langgraph.json's `env`) with its values winning over the
+    shell; `make index`, `--refresh` and the benches must index the same sources, so outside a
+    server the same file is read here the same way. Inside a server it was loaded already
+    (from the file its config names), so it is not read twice.
+    """
+    path = env_file()
+    if path is None or any(name in sys.modules for name in SERVER_MODULES):
+        return os.environ
+    from dotenv import dotenv_values
+
+    values = {k: v for k, v in dotenv_values(path).items() if v is not None}
+    return {**os.environ, **values}

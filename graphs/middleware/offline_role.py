@@ -24,7 +24,10 @@ class OfflineRole(AgentMiddleware):
     def _swap(self, request: ModelRequest) -> ModelRequest:
         model = request.model
         if type(model) is OfflineChatModel:
-            return request.override(model=self.make(model))
+            role = self.make(model)
+            if model.failed_model:  # a fallback: the role's answer says the configured model failed
+                role = role.model_copy(update={"failed_model": model.failed_model})
+            return request.override(model=role)
         return request
 
     def wrap_model_call(

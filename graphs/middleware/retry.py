@@ -1,25 +1,38 @@
-"""Model retries with backoff that honour the provider's `Retry-After`.
+"""Model failures: retried when a retry can help, always ended with a message the user can read.
 
-`ModelRetryMiddleware` computes its delay from its own backoff only and ignores the provider's
-`Retry-After` header, so `RetryAfterModelRetryMiddleware` waits `max(backoff, Retry-After)`.
-Hand-written loop (same shape as the parent's) because the parent has no hook for the delay: it
-relies on langchain's private `calculate_delay` and the parent's `_handle_failure`, whose shape a
-unit test pins. Provider SDK retries are off (`graphs.models.load_chat_model`, `max_retries=0`),
-so all retrying happens here, once, with jitter and an honest final message.
+Every way a model call can fail gets one kind (`failure_kind`): transient (rate limits, 5xx,
+timeouts, refused or reset connections, an unusable reply) is retried with backoff that honours
+the provider's `Retry-After`; a malformed reply (JSON cut off mid-string) is retried once; a
+refused key (HTTP 401/403) and any other provider error are not retried. When the attempts are
+spent — the fallback chain (`ContextModelMiddleware`, inside this one) included — the turn ends
+with an honest AI message (`failure_message`), so the thread stays usable: the question answered
+by the message, the next question works. Only exceptions that are not model failures (a bug in
+our code) are raised.
+
+Hand-written rather than `ModelRetryMiddleware`: that one computes its delay from its own backoff
+only (no `Retry-After`), retries every kind alike and has no public hook for either; the backoff
+itself (exponential, capped, ±25 % jitter) is `backoff_delay` below. Provider SDK retries are off
+(`graphs.models.load_chat_model`, `max_retries=0`), so all retrying happens here, once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import email.utils
+import json
 import logging
+import random
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
-from langchain.agents.middleware import ModelRequest, ModelResponse, ModelRetryMiddleware
-from langchain.agents.middleware._retry import calculate_delay
-from langchain_core.exceptions import ModelError
+from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+from langchain_core.exceptions import (
+    ModelAuthenticationError,
+    ModelError,
+    ModelPermissionDeniedError,
+)
+from langchain_core.messages import AIMessage
 from langgraph.errors import GraphBubbleUp
 
 from graphs.middleware.response_check import InvalidModelOutput
@@ -27,7 +40,19 @@ from graphs.middleware.response_check import InvalidModelOutput
 log = logging.getLogger(__name__)
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
+REFUSED_STATUS = frozenset({401, 403})
 MAX_RETRY_AFTER_S = 60.0
+MALFORMED_RETRIES = 1
+PROVIDER_MODULES = (
+    "httpx",
+    "httpcore",
+    "openai",
+    "anthropic",
+    "langchain_openai",
+    "langchain_anthropic",
+)
+
+FailureKind = Literal["transient", "malformed", "refused", "failed"]
 
 
 def status_code(exc: BaseException) -> int | None:
@@ -82,32 +107,95 @@ def is_transient(exc: BaseException) -> bool:
     return False
 
 
+def failure_kind(exc: BaseException) -> FailureKind | None:
+    """What kind of model failure `exc` is; None when it is not one (a bug: raised, not hidden)."""
+    if isinstance(exc, ModelAuthenticationError | ModelPermissionDeniedError):
+        return "refused"
+    code = status_code(exc)
+    if code in REFUSED_STATUS:
+        return "refused"
+    if isinstance(exc, json.JSONDecodeError) or type(exc).__name__ == "APIResponseValidationError":
+        return "malformed"
+    if is_transient(exc):
+        return "transient"
+    if isinstance(exc, ModelError) or code is not None:
+        return "failed"
+    return "failed" if type(exc).__module__.startswith(PROVIDER_MODULES) else None
+
+
+def backoff_delay(
+    attempt: int, initial_s: float, max_s: float, factor: float = 2.0, jitter: bool = True
+) -> float:
+    """Seconds before retry `attempt` (0-based): exponential from `initial_s`, capped, ±25 % jitter."""
+    delay = min(initial_s * factor**attempt, max_s)
+    if jitter and delay > 0:
+        delay += random.uniform(-0.25 * delay, 0.25 * delay)  # noqa: S311 — not cryptographic
+    return max(0.0, delay)
+
+
 def failure_message(exc: Exception) -> str:
     """What the user reads when every attempt and fallback failed: honest, short, no internals."""
     code = status_code(exc)
+    kind = failure_kind(exc)
+    if kind == "refused":
+        return (
+            "Sorry — I could not answer this time: the model provider refused the key"
+            f"{f' (HTTP {code})' if code else ''}. Retrying will not help: the model settings "
+            "(API key, model name or access) need fixing — please tell whoever runs this assistant."
+        )
+    retried = kind in ("transient", "malformed")
     if isinstance(exc, InvalidModelOutput):
         why = f"the model returned an unusable answer ({exc})"
+    elif kind == "malformed":
+        why = f"the model provider sent a reply that could not be read ({type(exc).__name__})"
     elif code == 429:
         why = "the model provider is rate-limiting requests (HTTP 429)"
     elif code is not None:
         why = f"the model provider returned an error (HTTP {code})"
     elif "Timeout" in type(exc).__name__:
         why = "the model provider did not answer in time"
-    else:
+    elif retried:
         why = f"the model provider could not be reached ({type(exc).__name__})"
-    return f"Sorry — I could not answer this time: {why}, even after retrying. Please try again in a minute."
+    else:
+        why = f"the model provider returned an error ({type(exc).__name__})"
+    if retried:
+        return f"Sorry — I could not answer this time: {why}, even after retrying. Please try again in a minute."
+    return f"Sorry — I could not answer this time: {why}. Please try again later."
 
 
-class RetryAfterModelRetryMiddleware(ModelRetryMiddleware):
-    """`ModelRetryMiddleware` that also honours the provider's Retry-After."""
+class RetryAfterModelRetryMiddleware(AgentMiddleware):
+    """Retry what a retry can help (honouring Retry-After); end every model failure with a message."""
+
+    def __init__(
+        self,
+        max_retries: int = 2,
+        initial_delay: float = 1.0,
+        max_delay: float = 20.0,
+        backoff_factor: float = 2.0,
+        jitter: bool = True,
+        on_failure: Callable[[Exception], str] = failure_message,
+    ) -> None:
+        """`max_retries` for transient failures; a malformed reply gets at most `MALFORMED_RETRIES`."""
+        super().__init__()
+        if min(max_retries, initial_delay, max_delay, backoff_factor) < 0:
+            raise ValueError("retry settings must not be negative")
+        self.max_retries = max_retries
+        self.initial_delay = initial_delay
+        self.max_delay = max_delay
+        self.backoff_factor = backoff_factor
+        self.jitter = jitter
+        self.on_failure = on_failure
+
+    def _retries(self, kind: FailureKind) -> int:
+        if kind == "transient":
+            return self.max_retries
+        if kind == "malformed":
+            return min(MALFORMED_RETRIES, self.max_retries)
+        return 0
 
     def _delay(self, attempt: int, exc: Exception) -> float:
-        delay = calculate_delay(
-            attempt,
-            backoff_factor=self.backoff_factor,
-            initial_delay=self.initial_delay,
-            max_delay=self.max_delay,
-            jitter=self.jitter,
+        delay = backoff_delay(
+            attempt, self.initial_delay, self.max_delay, self.backoff_factor, self.jitter
         )
         asked = retry_after_seconds(exc)
         if asked is not None:
@@ -121,54 +209,55 @@ class RetryAfterModelRetryMiddleware(ModelRetryMiddleware):
         )
         return delay
 
+    def _next(self, attempt: int, exc: Exception) -> ModelResponse | float:
+        """After a failed attempt: the delay before the next one, or the final response."""
+        kind = failure_kind(exc)
+        if kind is None:
+            raise exc
+        if attempt >= self._retries(kind):
+            log.warning("model call failed for good (%s, %s: %s)", kind, type(exc).__name__, exc)
+            return ModelResponse(result=[AIMessage(content=self.on_failure(exc))])
+        return self._delay(attempt, exc)
+
     def wrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
     ) -> Any:
-        """Call the model, retrying transient failures with backoff and Retry-After."""
-        for attempt in range(self.max_retries + 1):
+        """Call the model, retrying what can be retried; a failure becomes a message."""
+        attempt = 0
+        while True:
             try:
                 return handler(request)
             except GraphBubbleUp:
                 raise
-            except Exception as exc:
-                if not is_transient(exc) and not self._matches(exc):
-                    raise
-                if attempt >= self.max_retries:
-                    return self._handle_failure(exc, attempt + 1)
-                time.sleep(self._delay(attempt, exc))
-        raise RuntimeError("unreachable")
+            except Exception as exc:  # noqa: BLE001 — classified by `failure_kind`
+                step = self._next(attempt, exc)
+                if isinstance(step, ModelResponse):
+                    return step
+                time.sleep(step)
+                attempt += 1
 
     async def awrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[ModelResponse]]
     ) -> Any:
         """Async twin of `wrap_model_call`."""
-        for attempt in range(self.max_retries + 1):
+        attempt = 0
+        while True:
             try:
                 return await handler(request)
             except GraphBubbleUp:
                 raise
-            except Exception as exc:
-                if not is_transient(exc) and not self._matches(exc):
-                    raise
-                if attempt >= self.max_retries:
-                    return self._handle_failure(exc, attempt + 1)
-                await asyncio.sleep(self._delay(attempt, exc))
-        raise RuntimeError("unreachable")
-
-    def _matches(self, exc: Exception) -> bool:
-        retry_on = self.retry_on
-        return bool(retry_on(exc)) if callable(retry_on) else isinstance(exc, retry_on)
+            except Exception as exc:  # noqa: BLE001 — classified by `failure_kind`
+                step = self._next(attempt, exc)
+                if isinstance(step, ModelResponse):
+                    return step
+                await asyncio.sleep(step)
+                attempt += 1
 
 
 def model_retry_middleware(
     retries: int, initial_s: float, max_s: float
 ) -> RetryAfterModelRetryMiddleware:
-    """Retries of transient model failures; the last failure becomes an honest AI message."""
+    """Retries of model failures that a retry can help; every failure ends in an honest message."""
     return RetryAfterModelRetryMiddleware(
-        max_retries=retries,
-        retry_on=is_transient,
-        on_failure=failure_message,
-        initial_delay=initial_s,
-        max_delay=max_s,
-        jitter=True,
+        max_retries=retries, initial_delay=initial_s, max_delay=max_s, jitter=True
     )

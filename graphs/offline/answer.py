@@ -9,9 +9,15 @@ from collections.abc import Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
-from graphs.offline.language import phrase
+from graphs.offline.language import PHRASES, phrase
 from graphs.offline.passages import code_block, select_passages
 from graphs.offline.ranking import ranked_sources
+from tools.sources.failures import (
+    TOOL_SOURCES,
+    partial_reasons,
+    source_of_label,
+    unavailable_reason,
+)
 from tools.text import ends_in_fence
 
 PASSAGE_CHARS = 700
@@ -66,17 +72,63 @@ def _searched(turn: Sequence[BaseMessage]) -> tuple[str, list[str]]:
     return "; ".join(queries), titles[:MORE_HEADINGS]
 
 
-def compose_answer(question: str, turn: list[BaseMessage], language: str) -> str:
+def source_failures(turn: Sequence[BaseMessage], language: str) -> list[str]:
+    """One line per source that failed or answered in part this turn, naming it.
+
+    Why: a help center that is down, refuses the token or answers an HTML page must read as
+    that, never as "nothing found" (tools/sources/failures.py writes what is parsed here).
+    """
+    lines: list[str] = []
+    for m in turn:
+        if not isinstance(m, ToolMessage) or m.name not in TOOL_SOURCES:
+            continue
+        if m.status == "error":
+            parsed = unavailable_reason(m.text)
+            source = source_of_label(parsed[0]) if parsed else TOOL_SOURCES[str(m.name)]
+            reason = parsed[1] if parsed else m.text.split(".")[0]
+            key = f"source_{source}"
+            label = phrase(key, language) if key in PHRASES else source
+            line = phrase("unreachable", language).format(source=label, reason=reason)
+        else:
+            notes = partial_reasons(m.text)
+            if not notes:
+                continue
+            label_text, state = notes[0]
+            key = f"source_{source_of_label(label_text)}"
+            label = phrase(key, language) if key in PHRASES else label_text
+            line = phrase("partly", language).format(source=label, reason=state)
+        if line not in lines:
+            lines.append(line)
+    return lines
+
+
+def lead_line(language: str, failed_model: str = "") -> str:
+    """The answer's first line: it is extractive, because no model is configured or it failed.
+
+    `failed_model` is the configured model the offline one stood in for (a fallback), if any.
+    """
+    if failed_model:
+        return f"_{phrase('extractive_fallback', language).format(model=failed_model)}_"
+    return f"_{phrase('extractive', language)}_"
+
+
+def compose_answer(
+    question: str, turn: list[BaseMessage], language: str, failed_model: str = ""
+) -> str:
     """The extractive answer: the passages quoted in rank order, then where to go on, then sources.
 
     A plain first line says it is extractive; after the quotes come the other sections of the pages
     read, and the sources. With nothing to quote: what was searched and the closest topics.
     """
     chosen = select_passages(turn)
-    lines = [f"_{phrase('extractive', language)}_", ""]
+    lines = [lead_line(language, failed_model), ""]
+    failures = source_failures(turn, language)
+    if failures:
+        lines += [*failures, ""]
     if not chosen:
         query, closest = _searched(turn)
-        lines.append(phrase("nothing", language))
+        failed = any(isinstance(m, ToolMessage) and m.status == "error" for m in turn)
+        lines.append(phrase("nothing_elsewhere" if failed else "nothing", language))
         if query:
             lines += ["", phrase("searched", language).format(query=query)]
         if closest:
@@ -106,27 +158,30 @@ def _best_score(m: ToolMessage) -> float:
     return float(score) if isinstance(score, int | float) else -1.0
 
 
-def compose_deep_answer(findings: Sequence[ToolMessage], lang: str) -> str:
+def compose_deep_answer(findings: Sequence[ToolMessage], lang: str, failed_model: str = "") -> str:
     """The offline final answer: the researchers' findings by source, then every cited source.
 
     The sources come from each researcher's structured output (the `ask_*` tool's artifact).
     """
-    lines = [f"_{phrase('extractive', lang)}_", ""]
+    lines = [lead_line(lang, failed_model), ""]
     sources: list[str] = []
     # The researcher whose search matched best leads (docs and KB scores share one scale); one
     # without a score (code) keeps its place after them.
     findings = sorted(findings, key=lambda m: -_best_score(m))
+    shown = False
     for m in findings:
         text = m.text.strip()
         if not text or text.startswith("Nothing relevant"):
             continue
         name = str(m.name or "")
         lines += [f"### {DEEP_SECTIONS.get(name, name)}", text, ""]
+        shown = True
         art = m.artifact if isinstance(m.artifact, dict) else {}
         for c in art.get("sources") or []:
             if c not in sources:
                 sources.append(c)
     if not sources:
-        lines.append(phrase("nothing", lang))
+        # Findings without sources are a researcher's report of a failed source.
+        lines.append(phrase("nothing_elsewhere" if shown else "nothing", lang))
         return "\n".join(lines)
     return "\n".join(lines + _sources_list(sources, lang))

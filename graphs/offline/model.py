@@ -56,6 +56,8 @@ class OfflineChatModel(BaseChatModel):
 
     tool_names: tuple[str, ...] = ()
     language: str = "auto"
+    # The configured model this one stands in for when it is a fallback (its answer says so).
+    failed_model: str = ""
 
     @property
     def _llm_type(self) -> str:
@@ -94,7 +96,7 @@ class OfflineChatModel(BaseChatModel):
             return AIMessage(
                 content="", tool_calls=[self._call(c, messages, i) for i, c in enumerate(calls)]
             )
-        return AIMessage(content=compose_answer(question, turn, lang))
+        return AIMessage(content=compose_answer(question, turn, lang, self.failed_model))
 
     def _has(self, name: str) -> bool:
         return name in self.tool_names

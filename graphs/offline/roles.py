@@ -16,7 +16,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from graphs.messages import current_turn
-from graphs.offline.answer import compose_deep_answer
+from graphs.offline.answer import compose_deep_answer, source_failures
 from graphs.offline.language import phrase, resolve_language
 from graphs.offline.model import OfflineChatModel
 from graphs.offline.passages import code_block, select_passages
@@ -86,6 +86,10 @@ class OfflineResearcherModel(OfflineChatModel):
     def findings(self, question: str, tool_msgs: list[ToolMessage]) -> str:
         """The best passages read, each cut to a couple of sentences and cited."""
         chosen = select_passages(tool_msgs)
+        # A source that failed is reported, never condensed into "nothing relevant".
+        failures = source_failures(tool_msgs, resolve_language(self.language, question))
+        if not chosen and failures:
+            return "\n".join(failures)
         if not chosen:
             searched = [json.dumps(m.name) for m in tool_msgs]
             return f"Nothing relevant found in the {self.kind} source (ran {', '.join(searched) or 'no searches'})."
@@ -97,7 +101,7 @@ class OfflineResearcherModel(OfflineChatModel):
                 lines.append(f"- {label} — `{p.cite}`\n{code_block(code, p.cite)}")
             else:
                 lines.append(f"- **{label}**: {_sentences(p.text, 60)} — {p.cite}")
-        return "\n".join(lines)  # the researcher's condense step caps it at ~400 words
+        return "\n".join(lines + failures)  # the researcher's condense step caps it at ~400 words
 
 
 def _sentences(text: str, max_words: int) -> str:
@@ -147,4 +151,4 @@ class OfflineOrchestratorModel(OfflineChatModel):
             return AIMessage(
                 content="", tool_calls=[self._call(c, messages, i) for i, c in enumerate(calls)]
             )
-        return AIMessage(content=compose_deep_answer(findings, lang))
+        return AIMessage(content=compose_deep_answer(findings, lang, self.failed_model))

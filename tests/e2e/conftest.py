@@ -74,6 +74,8 @@ def private_config(workdir: Path) -> Path:
     ]
     if isinstance(config.get("auth"), dict) and "path" in config["auth"]:
         config["auth"]["path"] = absolute(config["auth"]["path"])
+    if isinstance(config.get("http"), dict) and "app" in config["http"]:
+        config["http"]["app"] = absolute(config["http"]["app"])
     config["env"] = str(workdir / ".env")
     path = workdir / "langgraph.json"
     path.write_text(json.dumps(config, indent=2))

@@ -6,14 +6,20 @@ each stack below gets its own database and Redis db. Checked here: both graphs s
 a short checkpointer TTL deletes a thread and its checkpoints within two sweeps; a server killed
 with SIGKILL mid-run comes back with the finished turn intact and the cut run finished or clearly
 failed; threads and memories move from `langgraph dev` to Aegra. Ownership across users and memory isolation run in test_auth_e2e.py (parametrised on Aegra).
+Fail closed: Aegra started with a refused auth configuration serves nobody, on any route (Aegra
+itself would serve everyone as `anonymous`); `make aegra` (server/local_stack.py) refuses to
+start it, and stopping `make aegra` with SIGTERM leaves no Aegra process serving.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +30,7 @@ from langgraph_sdk import get_client
 
 from server.local_stack import psql
 from tests.conftest import REPO_ROOT
-from tests.e2e.conftest import AegraServices, AegraStack, langgraph_dev
+from tests.e2e.conftest import AegraServices, AegraStack, free_port, langgraph_dev, offline_env
 from tests.e2e.test_deep_agent_e2e import (
     test_researchers_stream_in_their_own_namespaces_and_citations_verify as test_deep_agent_streams_subgraphs_on_aegra,  # noqa: E501
 )
@@ -251,3 +257,140 @@ async def test_threads_and_memories_move_from_langgraph_dev_to_aegra(
     _check_history((await dst.threads.get_state(tid))["values"]["messages"], [q1, q2])
     item = await dst.store.get_item(["memories", user], "m1")
     assert item["value"] == {"text": "prefers short answers"}
+
+
+GOOD_TOKEN = "tok-aegra-5c2e9f7b1d"
+REFUSED_CONFIGS: dict[str, tuple[dict[str, str], str | None]] = {
+    "a token under 16 characters": ({"AUTH_TOKENS": "short:alice"}, None),
+    "a lower-case name in .env": (
+        {"AUTH_TOKENS": f"{GOOD_TOKEN}:alice"},
+        "auth_tokens=tok-bob-dotenv-3f9a2c:bob\n",
+    ),
+    "a placeholder token": ({"AUTH_TOKENS": "change-me-long-random-1:alice"}, None),
+    "no credentials at all": ({"AUTH_TYPE": "custom"}, None),
+}
+
+
+def _every_route(c: httpx.Client) -> list[tuple[str, int, str]]:
+    """One request per resource and action kind; (route, status, body head)."""
+    tid, run = str(uuid.uuid4()), {"assistant_id": "docs_agent", "input": _run_body("hi")}
+    item = {"namespace": ["memories", "alice"], "key": "k", "value": {"text": "x"}}
+    calls = [
+        ("POST", "/threads/search", {}),
+        ("POST", "/threads", {}),
+        ("GET", f"/threads/{tid}", None),
+        ("GET", f"/threads/{tid}/state", None),
+        ("POST", f"/threads/{tid}/runs/wait", run),
+        ("POST", "/runs/wait", run),
+        ("POST", "/runs/crons/search", {}),
+        ("POST", "/assistants/search", {}),
+        ("GET", "/assistants/docs_agent", None),
+        ("POST", "/assistants", {"graph_id": "docs_agent"}),
+        ("PUT", "/store/items", item),
+        ("GET", "/store/items?namespace=memories.alice&key=k", None),
+        ("POST", "/store/items/search", {"namespace_prefix": ["memories"]}),
+        ("POST", "/store/namespaces", {}),
+        ("DELETE", "/store/items", {"namespace": ["memories", "alice"], "key": "k"}),
+    ]
+    out = []
+    for method, path, body in calls:
+        r = c.request(method, path, json=body)
+        out.append((f"{method} {path.split('?')[0]}", r.status_code, r.text[:300]))
+    return out
+
+
+def test_a_refused_auth_configuration_serves_nobody(
+    aegra_services: AegraServices, tmp_path: Path
+) -> None:
+    served: list[tuple[str, str, int]] = []  # not refused with the configuration's message
+    tried = answered = 0
+    for i, (name, (env, dotenv)) in enumerate(REFUSED_CONFIGS.items()):
+        stack = AegraStack(tmp_path / str(i), aegra_services, env)
+        if dotenv is not None:
+            (stack.workdir / ".env").write_text(dotenv)
+        try:
+            url = stack.start().url  # Aegra starts (its health check is public) ...
+            for headers in ({}, {"Authorization": f"Bearer {GOOD_TOKEN}"}):
+                with httpx.Client(base_url=url, headers=headers, timeout=60) as c:
+                    for route, status, text in _every_route(c):
+                        tried += 1
+                        answered += status < 400
+                        if status < 400 or "serves no request" not in text:
+                            served.append((name, route, status))
+        finally:
+            stack.stop()
+    print(
+        f"\nAegra with a refused auth configuration: {answered} of {tried} requests answered"
+        f" 2xx/3xx, {len(served)} not refused with the configuration's message"
+    )
+    assert tried >= 100
+    assert not served, served
+
+
+def _local_stack(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
+    """`make aegra`'s command, on given databases, in its own process group."""
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "server.local_stack", "--port", str(port)],
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def _stack_env(aegra_services: AegraServices, tmp: Path, extra: dict[str, str]) -> dict[str, str]:
+    db, redis, queue = aegra_services.new_stack()
+    return {
+        **offline_env(tmp, {"WORKER_QUEUE_KEY": queue, **extra}),
+        "DATABASE_URL": db,
+        "REDIS_URL": redis,
+    }
+
+
+def test_make_aegra_refuses_to_start_on_a_refused_configuration(
+    aegra_services: AegraServices, tmp_path: Path
+) -> None:
+    port = free_port()
+    env = _stack_env(aegra_services, tmp_path, {"AUTH_TOKENS": "aaaaaaaaaaaaaaaa:alice"})
+    proc = _local_stack(env, port, tmp_path / "stack.log")
+    assert proc.wait(timeout=120) == 2
+    out = (tmp_path / "stack.log").read_text()
+    assert "AUTH_TOKENS" in out and "Aegra is not started" in out, out
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(f"http://127.0.0.1:{port}/health", timeout=2)
+
+
+def test_sigterm_stops_make_aegra_and_its_uvicorn(
+    aegra_services: AegraServices, tmp_path: Path
+) -> None:
+    port = free_port()
+    env = _stack_env(aegra_services, tmp_path, {"AUTH_DEV_MODE": "true"})
+    proc = _local_stack(env, port, tmp_path / "stack.log")
+    url = f"http://127.0.0.1:{port}/health"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, (tmp_path / "stack.log").read_text()[-3000:]
+            try:
+                if httpx.get(url, timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        else:
+            pytest.fail("make aegra did not become healthy")
+        proc.send_signal(signal.SIGTERM)  # as a service manager stops it: this process only
+        proc.wait(timeout=60)
+        serving = True
+        deadline = time.monotonic() + 30
+        while serving and time.monotonic() < deadline:
+            try:
+                httpx.get(url, timeout=2)
+                time.sleep(0.5)
+            except httpx.HTTPError:
+                serving = False
+        assert not serving, "Aegra's uvicorn still serves after `make aegra` got SIGTERM"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)

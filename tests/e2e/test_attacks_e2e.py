@@ -214,6 +214,15 @@ BAD_SETTINGS: list[tuple[str, dict[str, str]]] = [
     ("bad AUTH_DEV_MODE", {"AUTH_DEV_MODE": "maybe"}),
     ("AUTH_DEV_MODE=false, no credentials", {"AUTH_DEV_MODE": "false"}),
     ("dev mode plus credentials", {"AUTH_DEV_MODE": "true", "AUTH_TOKENS": f"{TOKEN_A}:alice"}),
+    # Issue 22: names that read as ours in another spelling, our own placeholders, weak values.
+    ("no separator AUTHTOKENS", {"AUTHTOKENS": f"{TOKEN_A}:alice"}),
+    ("prefixed DOCS_AGENT_AUTH_TOKENS", {"DOCS_AGENT_AUTH_TOKENS": f"{TOKEN_A}:alice"}),
+    ("leading space in the name", {" AUTH_TOKENS": f"{TOKEN_A}:alice"}),
+    (".env.example placeholder tokens", {"AUTH_TOKENS": "change-me-long-random-1:alice"}),
+    ("16 x a token", {"AUTH_TOKENS": "a" * 16 + ":alice"}),
+    ("16 zero-width token", {"AUTH_TOKENS": "\u200b" * 16 + ":alice"}),
+    ("32 x a secret", {"AUTH_JWT_SECRET": "a" * 32}),
+    ("JWKS over plain http", {"AUTH_JWKS_URL": "http://login.example.com/jwks.json"}),
 ]
 
 
@@ -236,6 +245,15 @@ def test_fail_open_settings_fail_the_start(tmp_path: Path) -> None:
     cases.append(
         ("blank .env over valid env", {"AUTH_TOKENS": f"{TOKEN_A}:alice"}, "AUTH_TOKENS=\n")
     )
+    # `langgraph dev` loads `.env` keys as written: a lower-case name reaches the environment.
+    cases.append(("lower-case name in .env", {}, f"auth_tokens={TOKEN_A}:alice\n"))
+    cases.append(
+        (
+            "lower-case name in .env next to a valid one",
+            {"AUTH_TOKENS": f"{TOKEN_A}:alice"},
+            f"auth_jwt_secret={'s' * 40}\n",
+        )
+    )
     with ThreadPoolExecutor(max_workers=4) as pool:
         outcomes = list(
             pool.map(
@@ -244,8 +262,12 @@ def test_fail_open_settings_fail_the_start(tmp_path: Path) -> None:
             )
         )
     opened = [(c[0], o) for c, o in zip(cases, outcomes, strict=True) if o == "open"]
-    print(f"\nfail-open settings that started an open server: {len(opened)} of {len(cases)}")
-    assert len(cases) >= 15
+    started = [c[0] for c, o in zip(cases, outcomes, strict=True) if o != "refused"]
+    print(
+        f"\nbad auth settings that started a server: {len(started)} of {len(cases)}"
+        f" ({len(opened)} open to anonymous callers)"
+    )
+    assert len(cases) >= 27
     assert outcomes == ["refused"] * len(cases), list(
         zip([c[0] for c in cases], outcomes, strict=True)
     )

@@ -46,6 +46,10 @@ AUTH_ENV = {
 }
 
 
+# The server log of each running auth server, by URL (the query-token test reads it).
+SERVER_LOGS: dict[str, list[Path]] = {}
+
+
 @pytest.fixture(scope="module", params=["langgraph-dev", "aegra"])
 def auth_url(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
@@ -56,9 +60,11 @@ def auth_url(
     if request.param == "aegra":
         services = request.getfixturevalue("aegra_services")
         with e2e.aegra_server(tmp, services, AUTH_ENV, graphs) as url:
+            SERVER_LOGS[url] = sorted((tmp / "aegra").glob("server*.log"))
             yield url
     else:
         with e2e.langgraph_dev(tmp, extra_env=AUTH_ENV, graphs=graphs) as url:
+            SERVER_LOGS[url] = [tmp / "server" / "server.log"]
             yield url
 
 
@@ -378,3 +384,124 @@ def test_dev_mode_keeps_client_user_id(server_url: str) -> None:
         assert t["metadata"]["user_id"] == "dev-alice"
         found = c.post("/threads/search", json={"metadata": {"user_id": "dev-alice"}}).json()
         assert [x["thread_id"] for x in found] == [t["thread_id"]]
+
+
+def test_a_dotted_user_id_uses_its_own_memory(auth_url: str) -> None:
+    """`sub` = an e-mail (the usual JWT): memory works, through the tools and the store API."""
+    carol = client(auth_url, make_jwt(sub="carol@example.com"))
+    twin = client(auth_url, make_jwt(sub="carol@example%2Ecom"))  # the label, as a raw id
+    assert ask(carol, "memory_test", "save: carol prefers curl").startswith("Saved memory")
+    assert "carol prefers curl" in ask(carol, "memory_test", "list")
+    assert ask(twin, "memory_test", "list") == "No memories saved for this user."
+    label = "carol@example%2Ecom"
+    put = carol.put(
+        "/store/items",
+        json={"namespace": ["memories", label], "key": "k1", "value": {"text": "via the API"}},
+    )
+    assert put.status_code in (200, 204), put.text
+    got = carol.get("/store/items", params={"namespace": f"memories.{label}", "key": "k1"})
+    assert got.status_code == 200 and got.json()["value"] == {"text": "via the API"}, got.text
+    found = carol.post("/store/items/search", json={"namespace_prefix": ["memories", label]}).json()
+    assert {i["key"] for i in found["items"]} >= {"k1"}
+    assert all(i["namespace"] == ["memories", label] for i in found["items"])
+    assert "via the API" in ask(carol, "memory_test", "list")  # the tools see the API's item
+    theirs = twin.post(
+        "/store/items/search", json={"namespace_prefix": ["memories", label]}
+    )  # refused (langgraph-api) or narrowed to the twin's own (Aegra)
+    assert theirs.status_code in (200, 403)
+    theirs_items = theirs.json().get("items", []) if theirs.status_code == 200 else []
+    assert not any(
+        "carol prefers" in json.dumps(i) or "via the API" in json.dumps(i) for i in theirs_items
+    )
+
+
+def test_assistant_ids_of_others_are_not_confirmed(auth_url: str) -> None:
+    a, b = client(auth_url, TOKEN_A), client(auth_url, TOKEN_B)
+    alices = a.post("/assistants", json={"graph_id": "docs_agent", "name": "a1"}).json()
+    bobs = b.post("/assistants", json={"graph_id": "docs_agent", "name": "b1"}).json()
+    unused = "6f1d2c3b-0000-4000-8000-000000000abc"
+    probes = {
+        aid: b.post(
+            "/assistants",
+            json={"graph_id": "docs_agent", "assistant_id": aid, "if_exists": "do_nothing"},
+        )
+        for aid in (alices["assistant_id"], bobs["assistant_id"], unused)
+    }
+    # Aegra shows the option to auth: refused (422) for every id. langgraph-api does not: every
+    # taken id, yours or another's, is then the same plain 409 (and a free id is created).
+    answers = [(r.status_code, r.text.replace(aid, "ID")) for aid, r in probes.items()]
+    assert answers[0] == answers[1] and answers[0][0] in (409, 422), answers
+    assert probes[unused].status_code in (200, 422), answers
+    taken = {
+        aid: b.post("/assistants", json={"graph_id": "docs_agent", "assistant_id": aid})
+        for aid in (alices["assistant_id"], bobs["assistant_id"])
+    }
+    assert [r.status_code for r in taken.values()] == [409, 409]
+    texts = [r.text.replace(aid, "ID") for aid, r in taken.items()]
+    assert texts[0] == texts[1], texts
+    assert a.get(f"/assistants/{alices['assistant_id']}").json()["name"] == "a1"
+
+
+def test_tokens_in_the_url_are_refused_and_never_logged(auth_url: str) -> None:
+    jwt_token = make_jwt(sub="url-user")
+    attempts = [
+        ("/threads/search", {"token": jwt_token}),
+        ("/threads/search", {"access_token": TOKEN_A}),
+    ]
+    for path, params in attempts:
+        r = httpx.post(auth_url + path, params=params, json={}, timeout=30)
+        assert r.status_code == 401, r.text
+    # With a valid header too, a credential in the URL is refused where the engine shows the
+    # query to auth (langgraph-api); Aegra does not, and only its log is redacted.
+    c = client(auth_url, TOKEN_B)
+    mixed = c.post("/threads/search", params={"token": jwt_token}, json={})
+    assert mixed.status_code in (200, 401)
+    time.sleep(1.5)  # the log is written after the response
+    logs = "\n".join(p.read_text(errors="replace") for p in SERVER_LOGS[auth_url] if p.exists())
+    assert "/threads/search" in logs, "precondition: the server logs its requests"
+    signature = jwt_token.rsplit(".", 1)[1]
+    leaked = [s for s in (jwt_token, signature, TOKEN_A) if s in logs]
+    print(f"\ncredentials from URLs found in the server log: {len(leaked)} of 3")
+    assert not leaked
+
+
+def test_cors_answers_only_loopback_and_studio_origins(auth_url: str) -> None:
+    def preflight(origin: str) -> httpx.Response:
+        return httpx.options(
+            auth_url + "/threads/search",
+            headers={
+                "Origin": origin,
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "authorization,content-type",
+                "Access-Control-Request-Private-Network": "true",
+            },
+            timeout=30,
+        )
+
+    allowed = ["http://127.0.0.1:5173", "http://localhost:3000", "https://smith.langchain.com"]
+    refused = [
+        "https://evil.example",
+        "http://127.0.0.1.evil.example",
+        "http://localhost.evil.example:3000",
+        "https://smith.langchain.com.evil.example",
+        "null",
+    ]
+    for origin in allowed:
+        r = preflight(origin)
+        assert r.headers.get("access-control-allow-origin") == origin, (origin, r.headers)
+    opened = []
+    for origin in refused:
+        r = preflight(origin)
+        simple = httpx.post(
+            auth_url + "/threads/search",
+            json={},
+            headers={"Origin": origin, "Authorization": f"Bearer {TOKEN_A}"},
+            timeout=30,
+        )
+        if (
+            "access-control-allow-origin" in r.headers
+            or "access-control-allow-origin" in simple.headers
+        ):
+            opened.append(origin)
+    print(f"\nforeign origins a browser would let read the API: {len(opened)} of {len(refused)}")
+    assert not opened, opened

@@ -201,8 +201,24 @@ def test_help_center_backend_through_kb_tools(site: tuple[Site, str]) -> None:
     assert "## Article 101" in out and "Unknown article id(s): 999" in out
 
 
-def test_help_center_bad_token_and_dead_server_are_not_crashes(site: tuple[Site, str]) -> None:
+def test_help_center_bad_token_and_dead_server_are_named_not_crashes(
+    site: tuple[Site, str],
+) -> None:
     _, base = site
-    assert HelpCenterKnowledgeBase(base, "wrong").search("recursion", 5) == []
-    dead = HelpCenterKnowledgeBase("http://127.0.0.1:9", "secret")
-    assert dead.search("x", 5) == [] and dead.get("101") is None and dead.list_collections() == []
+    for kb, reason in (
+        (HelpCenterKnowledgeBase(base, "wrong"), "refused the credentials (401"),
+        (HelpCenterKnowledgeBase("http://127.0.0.1:9", "secret"), "unreachable"),
+    ):
+        search, read = create_kb_tools(kb)
+        for tool, args in ((search, {"query": "recursion"}), (read, {"article_ids": ["101"]})):
+            msg = tool.invoke(
+                {
+                    "type": "tool_call",
+                    "id": "1",
+                    "name": tool.name,
+                    "args": {**args, "feedback_to_user": ""},
+                }
+            )
+            assert msg.status == "error" and reason in msg.text
+            assert msg.text.startswith("The support articles could not be reached")
+        assert kb.list_collections() == [] and reason in (kb.sections_problem or "")

@@ -3,7 +3,6 @@ and one tool whose result is just the answer and its sources."""
 
 from __future__ import annotations
 
-import ast
 import json
 from typing import Any
 
@@ -63,8 +62,28 @@ def test_mcp_initialize_list_and_call(server_url: str) -> None:
         3,
     )
     assert not result.get("isError"), result
-    # The server returns repr() of the run's output: here just {answer, sources}.
-    output = ast.literal_eval(result["content"][0]["text"])
+    # The answer renders as Markdown; {answer, sources} comes as structured content.
+    output = result["structuredContent"]
     assert set(output) == {"answer", "sources"}
+    assert result["content"] == [{"type": "text", "text": output["answer"]}]
     assert output["answer"].startswith("_This is an extractive answer")
+    assert "\n" in output["answer"] and "{'answer'" not in output["answer"]
     assert output["sources"] and all(s in output["answer"] for s in output["sources"])
+    assert tools["docs_answer"]["outputSchema"]["required"] == ["answer", "sources"]
+
+
+def test_mcp_docs_agent_returns_the_answer_not_the_state(server_url: str) -> None:
+    result = _rpc(
+        server_url,
+        "tools/call",
+        {
+            "name": "docs_agent",
+            "arguments": {"messages": [{"role": "user", "content": "How do I change the port?"}]},
+        },
+        4,
+    )
+    assert not result.get("isError"), result
+    text = result["content"][0]["text"]
+    assert text == result["structuredContent"]["answer"]
+    assert text.startswith("_This is an extractive answer")
+    assert "usage_metadata" not in text and "'messages'" not in text

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 from tools.search.phrases import RERANK_DEPTH, phrase_boost, query_pairs
@@ -19,7 +20,7 @@ from tools.search.scoring import (
     section_term_weights,
 )
 from tools.search.snippets import snippet
-from tools.search.storage import IndexStore
+from tools.search.storage import IndexStore, build_lock
 from tools.text import index_terms
 
 
@@ -30,17 +31,34 @@ def index_path(index_dir: Path, kind: str, identity: str) -> Path:
 
 
 class SearchIndex:
-    """One SQLite file holding one source's pages; safe to share between threads."""
+    """One SQLite file holding one source's pages; safe to share between threads and processes.
+
+    Reads run in one snapshot each (`_reading`); a sync writes on a connection of its own in
+    one transaction, so searches go on, on the index as it was, while it runs, and the first
+    search after its commit reloads the statistics and reads the new index whole. The same
+    holds when the writer is another process (`make index` beside a running server): nothing
+    is read half-written, and the server needs no restart to see the new pages.
+    """
 
     def __init__(self, db_path: Path) -> None:
         self.db_path = db_path
         self._lock = threading.RLock()
         self._store = IndexStore(db_path)
         self._stats: CorpusStats | None = None
+        self._stats_version: int | None = None
 
     def __len__(self) -> int:
-        with self._lock:
+        with self._reading():
             return self._store.count()
+
+    @contextmanager
+    def _reading(self) -> Iterator[int]:
+        """The lock and one read snapshot; statistics of an older version are dropped."""
+        with self._lock, self._store.snapshot() as version:
+            if version != self._stats_version:
+                self._stats = None
+                self._stats_version = version
+            yield version
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -59,22 +77,21 @@ class SearchIndex:
         pickled. The returned stats name the section ids added and removed, for stores that
         follow this index: this is where they learn what changed.
         """
-        with self._lock:
-            stats = self._store.sync(files, read, parse, progress, workers)
-            if stats.added or stats.updated or stats.removed:
-                self._stats = None
+        with build_lock(self.db_path), closing(IndexStore(self.db_path)) as writer:
+            stats = writer.sync(files, read, parse, progress, workers)
+        # The readers' snapshot now has an older data version: the next read reloads.
         return stats
 
     def section_texts(self, ids: Sequence[int]) -> list[tuple[int, str, str, str]]:
         """(section id, page key, heading, text) of stored sections, e.g. those a sync added."""
-        with self._lock:
+        with self._reading():
             return self._store.section_texts(ids)
 
     # -- reading -------------------------------------------------------------------------------
 
     def load(self) -> None:
         """Read the corpus statistics every search needs now, not in the first search."""
-        with self._lock:
+        with self._reading():
             self._current_stats()
 
     def _current_stats(self) -> CorpusStats:
@@ -105,7 +122,7 @@ class SearchIndex:
         if not terms:
             return []
         limit = max(1, min(int(limit), 100))
-        with self._lock:
+        with self._reading():
             stats = self._current_stats()
             sec_blobs, title_blobs = self._store.postings(terms)
             sec_weights = section_term_weights(sec_blobs, stats)
@@ -151,12 +168,12 @@ class SearchIndex:
 
     def known_terms(self, terms: Sequence[str]) -> set[str]:
         """Those of the (index) terms that the index holds: the words its lexical side can read."""
-        with self._lock:
+        with self._reading():
             return self._store.known_terms(terms)
 
     def get(self, key: str) -> Document | None:
         """A stored page by key (its path or article id)."""
-        with self._lock:
+        with self._reading():
             return self._store.get(key)
 
     def find(self, ref: str) -> Document | None:
@@ -167,20 +184,20 @@ class SearchIndex:
         doc = self.get(ref)
         if doc:
             return doc
-        with self._lock:
+        with self._reading():
             return self._store.find(ref)
 
     def keys(self) -> list[str]:
         """Every stored key."""
-        with self._lock:
+        with self._reading():
             return self._store.keys()
 
     def priors(self) -> dict[str, float]:
         """Each page's link prior by key, for rankers that lift pages as the lexical one does."""
-        with self._lock:
+        with self._reading():
             return self._store.priors()
 
     def collections(self) -> list[str]:
         """Distinct collections."""
-        with self._lock:
+        with self._reading():
             return self._store.collections()

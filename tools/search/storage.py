@@ -8,9 +8,11 @@ its own postings; deleted files drop theirs; every touched term's row is rewritt
 
 from __future__ import annotations
 
+import fcntl
 import json
 import math
 import sqlite3
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -61,51 +63,113 @@ class _Pending:
     sec_rows: list[tuple[Any, ...]] = field(default_factory=list)
 
 
+# A writer waits this long for another process's build (`make index` beside a server) to commit.
+BUSY_TIMEOUT_S = 600.0
+_process_locks: dict[str, threading.Lock] = {}
+_process_locks_guard = threading.Lock()
+
+
+@contextmanager
+def build_lock(path: Path) -> Iterator[None]:
+    """Hold the one writer's lock of an index, across threads and processes (`<path>.lock`).
+
+    Why: a server's scheduled refresh and `make index` (or a second thread) may build the same
+    source at once; they would fetch twice and their writes would wait on each other. The
+    second builder waits here instead and then finds little left to do.
+    """
+    with _process_locks_guard:
+        local = _process_locks.setdefault(str(path), threading.Lock())
+    with local:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(f"{path}.lock", "a+b") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+# The tables, dropped and created in one transaction when the schema version changes.
+# Text last: SQLite reads a row up to the last column asked for, and ranking
+# reads lengths and word pairs without wanting the (long) text. A page is read
+# whole from its sections' rows; its text is stored once.
+# A term's section postings and title-field postings side by side: one row
+# read per query term.
+_SCHEMA = """
+DROP TABLE IF EXISTS docs;
+DROP TABLE IF EXISTS fts;
+DROP TABLE IF EXISTS secs;
+DROP TABLE IF EXISTS post;
+DROP TABLE IF EXISTS tpost;
+CREATE TABLE docs (
+    id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, url TEXT, title TEXT,
+    collection TEXT, prior REAL DEFAULT 0, tlen INTEGER DEFAULT 0, hash TEXT,
+    mtime REAL, size INTEGER, description TEXT, meta TEXT, links TEXT DEFAULT '{}',
+    terms TEXT DEFAULT '', anchors TEXT DEFAULT '{}');
+CREATE TABLE secs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, doc INTEGER NOT NULL, level INTEGER,
+    blen INTEGER, hlen INTEGER, anchor TEXT, heading TEXT, pairs BLOB, prose TEXT,
+    text TEXT);
+CREATE INDEX secs_doc ON secs(doc);
+CREATE TABLE post (term TEXT PRIMARY KEY, sec BLOB, title BLOB) WITHOUT ROWID;
+"""
+
+
 class IndexStore:
     """One SQLite connection and everything that reads or writes its tables.
 
-    Not thread-safe by itself: `SearchIndex` serialises calls.
+    Not thread-safe by itself: `SearchIndex` serialises calls. A sync runs on a connection of
+    its own (`SearchIndex.sync`) in one transaction, so readers keep their snapshot until it
+    commits, then see the whole new index at once: SQLite's own atomic swap (WAL mode).
     """
 
     def __init__(self, db_path: Path) -> None:
         db_path.parent.mkdir(parents=True, exist_ok=True)
         self.db_path = db_path
-        self.db = sqlite3.connect(str(db_path), check_same_thread=False)
+        self.db = sqlite3.connect(str(db_path), check_same_thread=False, timeout=BUSY_TIMEOUT_S)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
         self._init_schema()
 
-    def _init_schema(self) -> None:
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version != SCHEMA_VERSION:
-            self.db.executescript(
-                """
-                DROP TABLE IF EXISTS docs;
-                DROP TABLE IF EXISTS fts;
-                DROP TABLE IF EXISTS secs;
-                DROP TABLE IF EXISTS post;
-                DROP TABLE IF EXISTS tpost;
-                CREATE TABLE docs (
-                    id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, url TEXT, title TEXT,
-                    collection TEXT, prior REAL DEFAULT 0, tlen INTEGER DEFAULT 0, hash TEXT,
-                    mtime REAL, size INTEGER, description TEXT, meta TEXT, links TEXT DEFAULT '{}',
-                    terms TEXT DEFAULT '', anchors TEXT DEFAULT '{}');
-                CREATE TABLE secs (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT, doc INTEGER NOT NULL, level INTEGER,
-                    blen INTEGER, hlen INTEGER, anchor TEXT, heading TEXT, pairs BLOB, prose TEXT,
-                    text TEXT);
-                -- Text last: SQLite reads a row up to the last column asked for, and ranking
-                -- reads lengths and word pairs without wanting the (long) text. A page is read
-                -- whole from its sections' rows; its text is stored once.
-                CREATE INDEX secs_doc ON secs(doc);
-                -- A term's section postings and title-field postings side by side: one row
-                -- read per query term.
-                CREATE TABLE post (term TEXT PRIMARY KEY, sec BLOB, title BLOB) WITHOUT ROWID;
-                """
-            )
-            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    def close(self) -> None:
+        """Close the connection (a writer's, after its sync)."""
+        self.db.close()
+
+    @contextmanager
+    def snapshot(self) -> Iterator[int]:
+        """One read transaction: every read inside sees the same committed index.
+
+        Yields the file's data version, which changes whenever another connection (another
+        process's `make index`, this process's writer) has committed since: the cue to reload
+        what was computed from the old contents.
+        """
+        if self.db.in_transaction:  # nested in an outer snapshot: that one holds
+            yield int(self.db.execute("PRAGMA data_version").fetchone()[0])
+            return
+        self.db.execute("BEGIN")
+        try:
+            self.db.execute("SELECT 1 FROM docs LIMIT 1").fetchall()  # the snapshot starts here
+            yield int(self.db.execute("PRAGMA data_version").fetchone()[0])
+        finally:
             self.db.commit()
+
+    def _init_schema(self) -> None:
+        if self.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+            return
+        # One transaction, the version checked again inside it: a reader never sees the tables
+        # dropped and not yet created, and two processes opening a new file create them once.
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            if self.db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except BaseException:
+            self.db.rollback()
+            raise
+        self.db.commit()
 
     @contextmanager
     def unmapped(self) -> Iterator[None]:
@@ -136,6 +200,9 @@ class IndexStore:
         stats = SyncStats()
         with self.unmapped():
             try:
+                # The write transaction starts before the stored pages are read: what is
+                # compared with the files is what this sync then changes.
+                self.db.execute("BEGIN IMMEDIATE")
                 pending = self._sync(files, read, parse, progress, workers, stats)
             except BaseException:
                 self.db.rollback()  # a failed sync leaves the index as it was

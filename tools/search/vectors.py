@@ -29,6 +29,7 @@ import numpy as np
 from tools.search import Document, snippet_prose
 from tools.search.embeddings import Embedder
 from tools.search.scoring import PRIOR_WEIGHT
+from tools.search.storage import BUSY_TIMEOUT_S
 
 SCHEMA_VERSION = 1
 # Characters of a section's prose embedded after its heading trail: the opening sentence or
@@ -181,11 +182,12 @@ class VectorStore:
         self.path = path
         self.embedder = embedder
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
+        self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=BUSY_TIMEOUT_S)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._init_schema()
         self._matrix: _Matrix | None = None
+        self._version: int | None = None
         self._priors: dict[str, float] = {}
 
     @classmethod
@@ -302,6 +304,10 @@ class VectorStore:
 
     def _loaded(self) -> _Matrix:
         with self._lock:
+            # Another process (`make index` beside a server) committed new vectors: reload.
+            version = int(self._db.execute("PRAGMA data_version").fetchone()[0])
+            if version != self._version:
+                self._matrix, self._version = None, version
             if self._matrix is None:
                 matrix = _Matrix(self._db, self.embedder.dim)
                 if self._priors and matrix.keys:

@@ -22,6 +22,7 @@ from tools.search.fusion import fuse, lexical_weight, unread_words
 from tools.search.phrases import RERANK_DEPTH
 from tools.search.vectors import VectorStore
 from tools.settings import REPO_ROOT
+from tools.sources.hidden import strip_hidden
 from tools.sources.mdx import Page
 from tools.sources.profiles import SiteOptions, detect_site
 from tools.sources.readers import has_reader, read_page
@@ -142,7 +143,9 @@ class FolderPages:
         unless the question is about a release: `FolderCorpus.ranked`).
         """
         rel = self.paths[key]
-        page = read_page(rel, raw, self.site, self.root, self.language)
+        # Hidden text (tools/sources/hidden.py) goes before any reader sees the file.
+        clean = strip_hidden(raw.decode("utf-8", errors="replace")).encode()
+        page = read_page(rel, clean, self.site, self.root, self.language)
         nav_title = self.site.title_for(rel)
         if nav_title:
             page.title = nav_title

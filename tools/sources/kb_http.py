@@ -5,29 +5,39 @@
     GET {base}/api/v2/help_center/sections.json
 
 Article bodies are HTML; they are turned into markdown-ish text (headings, lists, code, links)
-so the same page renderer and citation rules apply as for the folder KB. Network failures are
-logged and reported as "nothing found" rather than crashing a tool call.
+so the same page renderer and citation rules apply as for the folder KB. A failure of the API
+is raised as `SourceUnavailable` with its reason, which the tools report as such (never as
+"nothing found", never as a crashed run).
 """
 
 from __future__ import annotations
 
+import base64
 import logging
 import re
 import threading
+import time
 from html import unescape
 from html.parser import HTMLParser
 from typing import Any
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 
 from tools.search import Document, Hit
+from tools.settings import LiveSourceSettings
+from tools.sources.hidden import strip_hidden
+from tools.sources.http_fetch import SourceUnavailable, client_for, get, same_site, status_reason
 from tools.sources.mdx import parse_markdown
 from tools.text import sanitize_external
 
 log = logging.getLogger(__name__)
 
-TIMEOUT = httpx.Timeout(10.0, connect=5.0)
 API = "/api/v2/help_center"
+MAX_PAGES = 20  # of a paginated list (sections): pagination is bounded
+RETRY_FAILED_S = 60.0  # a section list that failed to load is tried again this soon
+NOT_MODIFIED = "__not_modified__"  # what `_json` returns for a 304
+ETAG = "__etag__"  # where `_json` puts the answer's ETag
 
 
 class _HtmlToMarkdown(HTMLParser):
@@ -113,82 +123,191 @@ def html_to_markdown(html: str) -> str:
 
 
 class HelpCenterKnowledgeBase:
-    """The KB tools' backend for a help-center API (see the module docstring for the endpoints)."""
+    """The KB tools' backend for a help-center API (see the module docstring for the endpoints).
 
-    def __init__(self, base_url: str, token: str = "", client: httpx.Client | None = None) -> None:
+    A failure of the API raises `SourceUnavailable` with its reason (down, 401, 403, 429, 5xx,
+    a timeout, malformed JSON, an HTML page, a `next_page` on another host), so the tools say
+    which source failed instead of "nothing found". The section list is read once it loads;
+    a failed load is tried again on the next call, never kept as an empty map.
+    """
+
+    localized = True  # `search` takes the user's locale
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str = "",
+        client: httpx.Client | None = None,
+        live: LiveSourceSettings | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.live = live or LiveSourceSettings()
         # Sent with every request, so an injected client (tests, a proxy setup) gets them too.
         self._headers = {"Accept": "application/json"}
         if token:
-            self._headers["Authorization"] = f"Bearer {token}"
-        self._client = client or httpx.Client(timeout=TIMEOUT, follow_redirects=True)
+            self._headers["Authorization"] = auth_header(token, self.live.kb_email)
+        self._client = client or client_for(self.live)
         self._sections: dict[str, str] | None = None
+        self._sections_at = 0.0
+        # The first sections page's ETag and the names it led to: a refresh is conditional.
+        self._known: tuple[str, dict[str, str]] | None = None
+        # Why the section list did not load, while it has not (a note for the search result).
+        self.sections_problem: str | None = None
         self._lock = threading.Lock()
 
-    def _json(self, path: str, params: dict[str, Any] | None = None) -> dict[str, Any] | None:
-        try:
-            resp = self._client.get(self.base_url + path, params=params, headers=self._headers)
-        except httpx.HTTPError as exc:
-            log.warning("help center %s unreachable: %s", self.base_url, exc)
-            return None
+    def _json(
+        self,
+        path: str,
+        params: dict[str, Any] | None = None,
+        etag: str = "",
+    ) -> dict[str, Any] | None:
+        """The JSON object at `path`; None for a 404; `SourceUnavailable` for any other failure.
+
+        With an `etag` the request is conditional: a 304 comes back as `{NOT_MODIFIED: True}`.
+        """
+        what = "the help center"
+        headers = {**self._headers, **({"If-None-Match": etag} if etag else {})}
+        resp = get(self._client, self.base_url + path, what, self.live, headers, params)
+        if resp.status_code == 304 and etag:
+            return {NOT_MODIFIED: True}
         if resp.status_code == 404:
             return None
         if not resp.is_success:
             log.warning("help center %s%s answered %s", self.base_url, path, resp.status_code)
-            return None
+            raise SourceUnavailable(status_reason(resp, what))
+        ctype = resp.headers.get("content-type", "").lower()
+        if "html" in ctype or resp.content.lstrip()[:1] == b"<":
+            log.warning("help center %s%s answered an HTML page", self.base_url, path)
+            raise SourceUnavailable(f"{what} answered an HTML page instead of JSON")
         try:
             data = resp.json()
         except ValueError:
-            log.warning("help center %s%s answered non-JSON", self.base_url, path)
+            log.warning("help center %s%s answered malformed JSON", self.base_url, path)
+            raise SourceUnavailable(f"{what} answered malformed JSON") from None
+        if not isinstance(data, dict):
+            raise SourceUnavailable(f"{what} answered malformed JSON (not an object)")
+        data[ETAG] = resp.headers.get("etag", "")
+        return data
+
+    def _next_path(self, data: dict[str, Any]) -> str | None:
+        """The path of `next_page`, only on the configured host; refused anywhere else."""
+        nxt = data.get("next_page")
+        if not isinstance(nxt, str) or not nxt:
             return None
-        return data if isinstance(data, dict) else None
+        url = urljoin(self.base_url + "/", nxt)
+        if not same_site(url, self.base_url):
+            log.warning("help center next_page %s is on another host; not followed", nxt)
+            raise SourceUnavailable(
+                f"the help center's next_page points to another host ({urlsplit(url).netloc})"
+            )
+        parts = urlsplit(url)
+        return parts.path + (f"?{parts.query}" if parts.query else "")
 
     def _section_names(self) -> dict[str, str]:
-        """Section id -> name, read once (following `next_page`, at most 20 pages)."""
+        """Section id -> name, once it loads (following `next_page`, at most MAX_PAGES pages).
+
+        A failed load is not kept: the next call tries again, and meanwhile searches name
+        sections by id and say why (`sections_problem`).
+        """
         with self._lock:
             if self._sections is not None:
                 return self._sections
             names: dict[str, str] = {}
             path: str | None = f"{API}/sections.json"
-            for _ in range(20):
-                if not path:
-                    break
-                data = self._json(path)
-                if data is None:
-                    break
-                for s in data.get("sections", []):
-                    names[str(s.get("id"))] = str(s.get("name") or s.get("id"))
-                nxt = data.get("next_page")
-                path = nxt.removeprefix(self.base_url) if isinstance(nxt, str) and nxt else None
-            self._sections = names
+            self._sections_at = time.monotonic()
+            first_etag = ""
+            try:
+                for n in range(MAX_PAGES):
+                    if not path:
+                        break
+                    # A refresh asks for the first page conditionally: unchanged, all is kept.
+                    data = self._json(path, etag=self._known[0] if n == 0 and self._known else "")
+                    if data is not None and data.get(NOT_MODIFIED) and self._known:
+                        names = dict(self._known[1])
+                        break
+                    if data is None:
+                        break
+                    if n == 0:
+                        first_etag = str(data.get(ETAG) or "")
+                    sections = data.get("sections")
+                    if not isinstance(sections, list):
+                        raise SourceUnavailable("the help center's section list is malformed")
+                    for sec in sections:
+                        if isinstance(sec, dict):
+                            names[str(sec.get("id"))] = str(sec.get("name") or sec.get("id"))
+                    path = self._next_path(data)
+                else:
+                    if path:
+                        log.warning("help center: more than %d pages of sections", MAX_PAGES)
+            except SourceUnavailable as exc:
+                self.sections_problem = exc.reason
+                return names
+            self._sections, self.sections_problem = names, None
+            if first_etag:
+                self._known = (first_etag, dict(names))
             return names
+
+    def refresh_due(self, now: float | None = None) -> bool:
+        """Whether the schedule should reload the sections: every `refresh_s`, sooner after a failure."""
+        if self.live.refresh_s <= 0:
+            return False
+        period = self.live.refresh_s
+        if self.sections_problem:
+            period = min(period, RETRY_FAILED_S)
+        return (time.monotonic() if now is None else now) - self._sections_at >= period
+
+    def refresh(self) -> None:
+        """Reload the section list now (a scheduled refresh: sections get added and renamed)."""
+        with self._lock:
+            self._sections = None
+        self._section_names()
 
     def list_collections(self) -> list[str]:
         """Section names."""
         return sorted(set(self._section_names().values()))
 
-    def search(self, query: str, limit: int, collections: list[str] | None = None) -> list[Hit]:
-        """Ranked articles from the API's search, optionally kept to some sections."""
+    def search(
+        self,
+        query: str,
+        limit: int,
+        collections: list[str] | None = None,
+        locale: str | None = None,
+    ) -> list[Hit]:
+        """Ranked articles from the API's search, optionally kept to some sections.
+
+        With a `locale` (the user's language) the help center searches that locale first; when
+        it has nothing there, the default locale (`DOCS_AGENT_KB_LOCALE`, else the help
+        center's own) is searched.
+        """
         limit = max(1, min(int(limit), 100))
-        data = self._json(f"{API}/articles/search.json", {"query": query, "per_page": limit})
-        if not data:
-            return []
+        params: dict[str, Any] = {"query": query, "per_page": limit}
+        default = self.live.kb_locale
+        first = locale or default
+        data = self._json(f"{API}/articles/search.json", {**params, **_locale(first)})
+        results = _results(data)
+        if not results and first != default:
+            results = _results(
+                self._json(f"{API}/articles/search.json", {**params, **_locale(default)})
+            )
         names = self._section_names()
         hits: list[Hit] = []
-        for rank, art in enumerate(data.get("results", [])):
+        for rank, art in enumerate(results):
             collection = names.get(str(art.get("section_id")), str(art.get("section_id") or ""))
             if collections and collection not in collections:
                 continue
             snippet = sanitize_external(
-                html_to_markdown(str(art.get("snippet") or art.get("body") or "")), 220
+                html_to_markdown(
+                    strip_hidden(str(art.get("snippet") or art.get("body") or ""), html=True)
+                ),
+                220,
             )
             hits.append(
                 Hit(
                     key=str(art.get("id")),
                     url=str(art.get("html_url") or ""),
-                    title=str(art.get("title") or art.get("name") or art.get("id")),
+                    title=strip_hidden(str(art.get("title") or art.get("name") or art.get("id"))),
                     collection=collection,
-                    score=float(len(data.get("results", [])) - rank),
+                    score=float(len(results) - rank),
                     snippet=snippet,
                 )
             )
@@ -197,18 +316,51 @@ class HelpCenterKnowledgeBase:
         return hits
 
     def get(self, key: str) -> Document | None:
-        """One article by id, its HTML body as markdown sections; None when unknown."""
+        """One article by id, its HTML body as markdown sections; None when unknown.
+
+        A failure of the API raises `SourceUnavailable`: an article that could not be read is
+        not an unknown one.
+        """
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", key or ""):
             return None
         data = self._json(f"{API}/articles/{key}.json")
-        art = (data or {}).get("article")
-        if not isinstance(art, dict):
+        if data is None:
             return None
-        title = str(art.get("title") or art.get("name") or key)
-        body = html_to_markdown(str(art.get("body") or ""))
+        art = data.get("article")
+        if not isinstance(art, dict):
+            raise SourceUnavailable("the help center answered malformed JSON (no article)")
+        title = strip_hidden(str(art.get("title") or art.get("name") or key))
+        body = html_to_markdown(strip_hidden(str(art.get("body") or ""), html=True))
         page = parse_markdown(f"{key}.md", f"# {title}\n\n{body}")
         collection = self._section_names().get(str(art.get("section_id")), "")
         meta = {k: art[k] for k in ("updated_at", "locale", "section_id") if k in art}
         return Document(
             key, str(art.get("html_url") or ""), title, "", collection, page.sections, meta
         )
+
+
+def auth_header(token: str, email: str = "") -> str:
+    """`Authorization` for a help center: Zendesk API token with an email, else OAuth bearer.
+
+    Zendesk's API tokens authenticate as Basic `{email}/token:{token}`; OAuth access tokens as
+    `Bearer {token}`. A token given as `email/token:TOKEN` already is sent as Basic too.
+    """
+    if email:
+        token = f"{email}/token:{token}"
+    if "/token:" in token:
+        return "Basic " + base64.b64encode(token.encode()).decode()
+    return f"Bearer {token}"
+
+
+def _locale(locale: str) -> dict[str, str]:
+    return {"locale": locale} if locale else {}
+
+
+def _results(data: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The `results` of a search answer; a malformed one is a failure, not an empty list."""
+    if data is None:
+        return []
+    results = data.get("results", [])
+    if not isinstance(results, list):
+        raise SourceUnavailable("the help center answered malformed JSON (no results list)")
+    return [r for r in results if isinstance(r, dict)]

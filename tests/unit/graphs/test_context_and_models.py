@@ -7,6 +7,7 @@ import pytest
 from graphs.context import Context, context_of
 from graphs.models import load_chat_model
 from graphs.offline.model import OfflineChatModel
+from graphs.settings import load_settings
 
 
 def test_defaults_without_key_are_offline(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -94,3 +95,23 @@ def test_model_field_is_marked_for_studios_model_picker() -> None:
     hint = typing.get_type_hints(Context, include_extras=True)["model"]
     assert typing.get_origin(hint) is typing.Annotated
     assert typing.get_args(hint) == (str, {"__template_metadata__": {"kind": "llm"}})
+
+
+def test_studios_form_shows_the_deployments_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    from graphs.deep_agent import graph as deep_agent
+    from graphs.docs_agent import graph as docs_agent
+
+    monkeypatch.setenv("DOCS_AGENT_NUM_SUGGESTIONS", "5")
+    monkeypatch.setenv("DOCS_AGENT_LANGUAGE", "German")
+    load_settings.cache_clear()  # the deployment's settings are read once per process
+    for graph in (docs_agent, deep_agent):
+        props = graph.get_context_jsonschema()["properties"]
+        defaults = {name: prop["default"] for name, prop in props.items()}
+        assert defaults == {
+            "model": "offline",
+            "fallback_models": "",
+            "language": "German",
+            "num_suggestions": 5,
+            "prune_history": True,
+        }
+        assert all(prop.get("description") for prop in props.values())

@@ -47,3 +47,16 @@ async def test_answer_is_checked_and_sources_are_its_citations(
         "answer": "The question is empty: ask something about the product.",
         "sources": [],
     }
+
+
+def test_invoke_works_like_ainvoke(
+    monkeypatch: pytest.MonkeyPatch,
+    index_dir: Path,
+    fake_model: Callable[..., ScriptedChatModel],
+) -> None:
+    sources = load_sources(SourceSettings.from_env({"DOCS_AGENT_INDEX_DIR": str(index_dir)}))
+    model = fake_model([AIMessage("See docs/streaming.md.")])
+    monkeypatch.setattr(docs_answer, "docs_agent", build_docs_agent(tools=[], sources=sources))
+    out = docs_answer.graph.invoke({"question": "How do I stream tokens?"})
+    assert out == {"answer": "See docs/streaming.md.", "sources": ["docs/streaming.md"]}
+    assert model.calls == 1

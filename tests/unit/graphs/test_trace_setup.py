@@ -10,17 +10,16 @@ from typing import Any
 
 import langsmith
 import pytest
-from langsmith._runtime_overrides import get_runtime_overrides
 from langsmith.run_helpers import tracing_context
 
+from graphs import trace_setup
 from graphs.trace_setup import inline_unless_tracing, keep_untraced_setup_inline
 
 
 @pytest.fixture
 def restore_overrides() -> Iterator[None]:
-    before = get_runtime_overrides().aio_to_thread
     yield
-    langsmith.set_runtime_overrides(aio_to_thread=before)
+    langsmith.set_runtime_overrides(aio_to_thread=inline_unless_tracing)
 
 
 def _run(ctx: contextvars.Context) -> tuple[str, list[str]]:
@@ -58,14 +57,14 @@ def test_traced_bookkeeping_keeps_langsmiths_thread_hop() -> None:
 
 
 @pytest.mark.usefixtures("restore_overrides")
-def test_an_override_the_process_set_is_kept() -> None:
-    async def theirs(default: Any, ctx: contextvars.Context, func: Any, *a: Any, **k: Any) -> Any:
-        return await default(ctx, func, *a, **k)
-
-    langsmith.set_runtime_overrides(aio_to_thread=theirs)
+def test_installed_once_so_a_later_override_of_the_process_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[Any] = []
+    monkeypatch.setattr(trace_setup, "_installed", False)
+    monkeypatch.setattr(
+        langsmith, "set_runtime_overrides", lambda aio_to_thread=None: calls.append(aio_to_thread)
+    )
     keep_untraced_setup_inline()
-    assert get_runtime_overrides().aio_to_thread is theirs
-
-    langsmith.set_runtime_overrides()
-    keep_untraced_setup_inline()
-    assert get_runtime_overrides().aio_to_thread is inline_unless_tracing
+    keep_untraced_setup_inline()  # a second graph build: the process's own override stays
+    assert calls == [inline_unless_tracing]

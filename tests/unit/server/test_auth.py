@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
+import logging
 import os
+import secrets
+import sys
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 from unittest import mock
@@ -35,6 +41,8 @@ def cfg(local_dev: bool = True, **env: str) -> A.AuthConfig:
 
 JWT_ENV = {"AUTH_JWT_SECRET": SECRET, "AUTH_JWT_AUDIENCE": AUD, "AUTH_JWT_ISSUER": ISS}
 TA, TB = "tok-alice-0123456789", "tok-bob-0123456789ab"
+JWKS = "https://login.example.com/.well-known/jwks.json"
+REPO = Path(__file__).resolve().parents[3]
 
 
 def test_config_parsing_and_modes() -> None:
@@ -278,3 +286,327 @@ async def test_store_confined_to_own_namespace() -> None:
     aegra = {"namespace_prefix": ("memories",)}
     await A.store(ctx("alice", "store", "search"), aegra)
     assert aegra["namespace_prefix"] == ("memories", "alice")
+
+
+# Issue 22: settings that started an open or weak server (34 of these 36 before the fix). Each must
+# fail the start, on `langgraph dev` and elsewhere, with a message naming the variable.
+# (why, env, the variable the refusal must name)
+BAD_SETTINGS: list[tuple[str, dict[str, str], str]] = [
+    # names: any case, separator, prefix or stray space reads as ours and must be a known name
+    ("lower-case name (.env)", {"auth_tokens": f"{TA}:alice"}, "auth_tokens"),
+    ("no separator", {"AUTHTOKENS": f"{TA}:alice"}, "AUTHTOKENS"),
+    ("project prefix", {"DOCS_AGENT_AUTH_TOKENS": f"{TA}:alice"}, "DOCS_AGENT_AUTH_TOKENS"),
+    ("leading space", {" AUTH_TOKENS": f"{TA}:alice"}, "AUTH_TOKENS"),
+    ("trailing space", {"AUTH_TOKENS ": f"{TA}:alice"}, "AUTH_TOKENS"),
+    ("mixed case secret", {"Auth_Jwt_Secret": SECRET}, "Auth_Jwt_Secret"),
+    ("dashes", {"auth-jwks-url": JWKS}, "auth-jwks-url"),
+    ("prefixed dev switch", {"DOCS_AGENT_AUTH_DEV_MODE": "false"}, "DOCS_AGENT_AUTH_DEV_MODE"),
+    ("zero-width in the name", {"AUTH\u200b_TOKENS": f"{TA}:alice"}, "AUTH"),
+    ("lower-case prefixed", {"docs_agent_auth_jwt_secret": SECRET}, "docs_agent_auth_jwt_secret"),
+    (
+        "lower-case blank next to a valid one",
+        {"AUTH_TOKENS": f"{TA}:alice", "auth_tokens": ""},
+        "auth_tokens",
+    ),
+    ("singular", {"AUTH_TOKEN": f"{TA}:alice"}, "AUTH_TOKEN"),
+    # placeholders of our own examples
+    (
+        ".env.example tokens",
+        {"AUTH_TOKENS": "change-me-long-random-1:alice,change-me-long-random-2:bob"},
+        "AUTH_TOKENS",
+    ),
+    (
+        "docker-compose.yml comment token",
+        {"AUTH_TOKENS": "change-me-long-random-1:alice"},
+        "AUTH_TOKENS",
+    ),
+    ("docs/deploy.md token", {"AUTH_TOKENS": "<32 random chars>:alice"}, "AUTH_TOKENS"),
+    ("docs/auth.md token", {"AUTH_TOKENS": "k3J9...long-random...:alice"}, "AUTH_TOKENS"),
+    (
+        "placeholder secret",
+        {"AUTH_JWT_SECRET": "change-me-long-random-secret-0123456789"},
+        "AUTH_JWT_SECRET",
+    ),
+    # weak or invisible tokens and secrets
+    ("16 x a", {"AUTH_TOKENS": "a" * 16 + ":alice"}, "AUTH_TOKENS"),
+    ("repeated pair", {"AUTH_TOKENS": "ab" * 8 + ":alice"}, "AUTH_TOKENS"),
+    ("repeated 8-character unit", {"AUTH_TOKENS": "Xy3-kQ9z" * 2 + ":alice"}, "AUTH_TOKENS"),
+    ("four distinct characters", {"AUTH_TOKENS": "1111222233334444:alice"}, "AUTH_TOKENS"),
+    ("16 zero-width characters", {"AUTH_TOKENS": "\u200b" * 16 + ":alice"}, "AUTH_TOKENS"),
+    (
+        "token with a control character",
+        {"AUTH_TOKENS": "tok-alice-012345\x07:alice"},
+        "AUTH_TOKENS",
+    ),
+    ("token with spaces", {"AUTH_TOKENS": "tok alice 0123456789:alice"}, "AUTH_TOKENS"),
+    ("token with non-ASCII", {"AUTH_TOKENS": "t\u00f6k-alice-0123456789:alice"}, "AUTH_TOKENS"),
+    (
+        "token with a zero-width joiner",
+        {"AUTH_TOKENS": "tok-alice-01234\u200d56789:alice"},
+        "AUTH_TOKENS",
+    ),
+    ("user id with a zero-width space", {"AUTH_TOKENS": f"{TA}:alice\u200b"}, "AUTH_TOKENS"),
+    ("32 x a secret", {"AUTH_JWT_SECRET": "a" * 32}, "AUTH_JWT_SECRET"),
+    ("repeated secret", {"AUTH_JWT_SECRET": "abcd" * 8}, "AUTH_JWT_SECRET"),
+    ("40 zero-width secret", {"AUTH_JWT_SECRET": "\u200b" * 40}, "AUTH_JWT_SECRET"),
+    ("secret with a control character", {"AUTH_JWT_SECRET": SECRET + "\x1b"}, "AUTH_JWT_SECRET"),
+    # JWKS over plain http
+    (
+        "http JWKS",
+        {"AUTH_JWKS_URL": "http://login.example.com/.well-known/jwks.json"},
+        "AUTH_JWKS_URL",
+    ),
+    ("http JWKS, private address", {"AUTH_JWKS_URL": "http://10.0.0.5/jwks.json"}, "AUTH_JWKS_URL"),
+    (
+        "http JWKS, localhost look-alike",
+        {"AUTH_JWKS_URL": "http://localhost.evil.example/jwks"},
+        "AUTH_JWKS_URL",
+    ),
+    ("upper-case HTTP JWKS", {"AUTH_JWKS_URL": "HTTP://login.example.com/jwks"}, "AUTH_JWKS_URL"),
+    (
+        "audience with a zero-width space",
+        {"AUTH_JWT_SECRET": SECRET, "AUTH_JWT_AUDIENCE": "docs-agent\u200b"},
+        "AUTH_JWT_AUDIENCE",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("env", "name"),
+    [(env, name) for _, env, name in BAD_SETTINGS],
+    ids=[w for w, _, _ in BAD_SETTINGS],
+)
+def test_open_or_weak_settings_fail_the_start(env: dict[str, str], name: str) -> None:
+    for local_dev in (True, False):
+        with pytest.raises(A.AuthConfigError, match=name):
+            cfg(local_dev=local_dev, **env)
+
+
+def test_at_least_32_bad_settings() -> None:
+    assert len(BAD_SETTINGS) >= 32
+
+
+def test_other_tools_names_and_random_values_are_accepted() -> None:
+    foreign = {
+        name: "x"
+        for name in (
+            "SSH_AUTH_SOCK",
+            "XAUTHORITY",
+            "GITHUB_OAUTH_TOKEN",
+            "NEXTAUTH_SECRET",
+            "LANGGRAPH_AUTH",
+            "LANGGRAPH_AUTH_TYPE",
+            "LANGSMITH_AUTH_ENDPOINT",
+            "DOCKER_AUTH_CONFIG",
+            "AUTHOR",
+            "auth_type",
+            "DOCS_AGENT_KB_TOKEN",
+            "SENTRY_AUTH_TOKEN",
+            "TWILIO_AUTH_TOKEN",
+            "NGROK_AUTHTOKEN",
+            "AUTHORIZATION_SERVER",
+        )
+    }
+    tokens = ",".join(f"{secrets.token_urlsafe(24)}:u{i}" for i in range(20))
+    hexes = ",".join(f"{secrets.token_hex(8)}:h{i}" for i in range(20))
+    c = cfg(local_dev=False, AUTH_TOKENS=f"{tokens},{hexes}", **foreign)
+    assert len(c.tokens) == 40
+    assert cfg(local_dev=False, AUTH_JWT_SECRET=secrets.token_hex(32)).jwt_secret
+    assert cfg(local_dev=False, AUTH_JWT_SECRET="a long passphrase, 32 bytes or more!").jwt_secret
+    assert cfg(AUTH_TOKENS="carol.0123456789-abcdef:carol@example.com").tokens
+    for url in ("http://127.0.0.1:8080/jwks", "http://localhost/jwks", "http://[::1]:9/jwks", JWKS):
+        assert cfg(local_dev=False, AUTH_JWKS_URL=url).jwks_url == url
+
+
+def _example_tokens(text: str) -> list[str]:
+    """Every `AUTH_TOKENS=...` value an example file shows (commented or not)."""
+    values = []
+    for line in text.splitlines():
+        _, found, rest = line.partition("AUTH_TOKENS=")
+        if found:
+            values.append(rest.split()[0].strip("'\""))
+    return values
+
+
+def test_placeholders_of_our_own_examples_are_refused() -> None:
+    shown = [
+        value
+        for name in (".env.example", "docker-compose.yml", "docs/deploy.md", "docs/auth.md")
+        for value in _example_tokens((REPO / name).read_text())
+        if "$" not in value
+    ]
+    assert len(shown) >= 3, shown
+    for value in shown:
+        with pytest.raises(A.AuthConfigError, match="AUTH_TOKENS"):
+            cfg(AUTH_TOKENS=value)
+
+
+def _load_auth_module(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], *, under_langgraph_api: bool
+) -> Any:
+    """Execute server/auth.py afresh, as an engine loads it, with exactly `env` as environment."""
+    monkeypatch.setattr(os, "environ", dict(env))
+    if under_langgraph_api:
+        monkeypatch.setitem(sys.modules, "langgraph_api.auth.custom", mock.MagicMock())
+    else:
+        monkeypatch.delitem(sys.modules, "langgraph_api.auth.custom", raising=False)
+    return _exec_auth_module(monkeypatch, "auth_module_test")
+
+
+def _exec_auth_module(monkeypatch: pytest.MonkeyPatch, name: str) -> Any:
+    """What both engines' loaders do: a module from the file path, registered, then executed."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "server" / "auth.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, module)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    "env", [{"AUTH_TOKENS": "short:alice"}, {"auth_tokens": f"{TA}:alice"}, {}]
+)
+async def test_a_refused_configuration_refuses_every_request_off_langgraph_api(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str]
+) -> None:
+    module = _load_auth_module(monkeypatch, env, under_langgraph_api=False)
+    assert isinstance(module.auth, Auth) and module.CONFIG is None
+    for headers in ({}, {"Authorization": f"Bearer {TA}"}, {b"authorization": b"Bearer x"}):
+        with pytest.raises(Auth.exceptions.HTTPException) as exc:
+            await module.authenticate(headers)
+        assert exc.value.status_code == 503
+        assert "serves no request" in str(exc.value.detail)
+    name = next(iter(env), "AUTH_TOKENS")
+    assert name in str(exc.value.detail) or "No auth configured" in str(exc.value.detail)
+
+
+async def test_any_exception_while_building_refuses_every_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Exploding(dict[str, str]):
+        def items(self) -> Any:
+            raise RuntimeError("environment unreadable")
+
+    module = _load_auth_module(monkeypatch, {}, under_langgraph_api=False)
+    monkeypatch.setattr(os, "environ", Exploding())
+    boom = _exec_auth_module(monkeypatch, "auth_module_boom")
+    assert isinstance(boom.auth, Auth) and boom.CONFIG is None and module.CONFIG is None
+    with pytest.raises(Auth.exceptions.HTTPException) as exc:
+        await boom.authenticate({"Authorization": f"Bearer {TA}"})
+    assert exc.value.status_code == 503 and "RuntimeError while reading the auth settings" in str(
+        exc.value.detail
+    )
+
+
+def test_langgraph_api_still_refuses_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fresh module has its own AuthConfigError class; both are ValueErrors.
+    with pytest.raises(ValueError, match="AUTH_TOKENS") as exc:
+        _load_auth_module(monkeypatch, {"AUTH_TOKENS": "short:alice"}, under_langgraph_api=True)
+    assert type(exc.value).__name__ == "AuthConfigError"
+    good = _load_auth_module(monkeypatch, {"AUTH_TOKENS": f"{TA}:alice"}, under_langgraph_api=True)
+    assert good.CONFIG is not None and good.REFUSAL is None
+
+
+def test_operator_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text(f"auth_tokens={TA}:alice\n")
+    monkeypatch.setattr(os, "environ", {"AUTH_TOKENS": f"{TA}:alice"})
+    assert A.main(["--check"]) == 0
+    assert "1 static token(s)" in capsys.readouterr().out
+    assert A.main(["--check", "--env-file", str(env_file)]) == 2
+    assert "auth_tokens" in capsys.readouterr().err
+    # Aegra: the environment wins over .env; `langgraph dev`: .env wins.
+    env_file.write_text("AUTH_TOKENS=short:alice\n")
+    assert A.main(["--check", "--env-file", str(env_file)]) == 0
+    assert A.main(["--check", "--dev", "--env-file", str(env_file)]) == 2
+    monkeypatch.setattr(os, "environ", {})
+    assert A.main(["--check"]) == 2 and "No auth configured" in capsys.readouterr().err
+    assert A.main(["--check", "--dev"]) == 0 and "dev mode" in capsys.readouterr().out
+
+
+async def test_credentials_in_the_url_are_refused() -> None:
+    for params in ({"token": "x"}, {"access_token": "x"}, {"JWT": "x"}):
+        with pytest.raises(Auth.exceptions.HTTPException) as exc:
+            await A.authenticate({}, params)
+        assert exc.value.status_code == 401 and "Authorization: Bearer" in str(exc.value.detail)
+    assert (await A.authenticate({}, {"limit": "5"}))["identity"] == A.DEV_IDENTITY
+
+
+def test_credentials_are_redacted_from_log_records() -> None:
+    token = hs256()
+    line = f"GET /threads?limit=5&token={TA}&x=1 401 query_string=access_token={token}"
+    assert TA not in A.redact(line) and token not in A.redact(line)
+    assert "limit=5" in A.redact(line) and "x=1" in A.redact(line)
+    assert token not in A.redact(f"bare {token} in text")
+    record = logging.LogRecord(
+        "x", logging.INFO, "f", 1, {"event": "GET", "query_string": f"token={TA}"}, None, None
+    )
+    A.RedactCredentials().filter(record)
+    assert TA not in str(record.msg)
+    nested = {"event": "x", "http": {"url": f"/threads?token={token}", "list": [f"jwt={TA}"]}}
+    record = logging.LogRecord("x", logging.INFO, "f", 1, nested, None, None)
+    A.RedactCredentials().filter(record)
+    assert TA not in str(record.msg) and token not in str(record.msg)
+    record = logging.LogRecord(
+        "x", logging.INFO, "f", 1, '"%s %s"', ("GET", f"/t?jwt={token}"), None
+    )
+    A.RedactCredentials().filter(record)
+    assert token not in record.getMessage()
+
+
+@pytest.fixture
+def handler_on_root() -> Iterator[logging.Handler]:
+    handler = logging.StreamHandler()
+    logging.getLogger().addHandler(handler)
+    try:
+        yield handler
+    finally:
+        logging.getLogger().removeHandler(handler)
+
+
+def test_log_redaction_is_installed_on_handlers(handler_on_root: logging.Handler) -> None:
+    A.install_log_redaction()
+    A.install_log_redaction()
+    assert sum(isinstance(f, A.RedactCredentials) for f in handler_on_root.filters) == 1
+
+
+async def test_dotted_ids_get_their_own_store_namespace() -> None:
+    from server.identity import memory_namespace, namespace_label
+
+    ids = [
+        "carol@example.com",
+        "carol@example%2Ecom",
+        "carol@example%252Ecom",
+        "a.b",
+        "a%2Eb",
+        "alice",
+    ]
+    labels = [namespace_label(i) for i in ids]
+    assert len(set(labels)) == len(ids) and all("." not in label for label in labels)
+    assert namespace_label("alice") == "alice" and namespace_label("bob-1_x@y") == "bob-1_x@y"
+    user = await A.resolve_user("Bearer " + hs256(sub="carol@example.com"), cfg(**JWT_ENV))
+    assert user["namespace_label"] == "carol@example%2Ecom"
+    own = memory_namespace("carol@example.com")
+    v: dict[str, Any] = {"namespace": own, "key": "k"}
+    await A.store(ctx("carol@example.com", "store", "put"), v)
+    assert v["namespace"] == own
+    search: dict[str, Any] = {"namespace_prefix": ("memories",)}
+    await A.store(ctx("carol@example.com", "store", "search"), search)
+    assert search["namespace_prefix"] == own
+    with pytest.raises(Auth.exceptions.HTTPException):  # the raw dotted id is not a way around
+        await A.store(
+            ctx("carol@example.com", "store", "get"),
+            {"namespace": ("memories", "carol@example"), "key": "k"},
+        )
+
+
+async def test_assistant_create_with_a_chosen_id_confirms_nothing() -> None:
+    with pytest.raises(Auth.exceptions.HTTPException) as exc:
+        await A.assistants(
+            ctx("bob", "assistants", "create"), {"assistant_id": "x", "if_exists": "do_nothing"}
+        )
+    assert exc.value.status_code == 422 and "assistant" in str(exc.value.detail)
+    value: dict[str, Any] = {"assistant_id": "x", "metadata": {"user_id": "mallory"}}
+    guard = await A.assistants(ctx("bob", "assistants", "create"), value)
+    assert guard == {"user_id": "bob", A.CREATE_GUARD_KEY: mock.ANY}
+    assert value["metadata"] == {"user_id": "bob"}  # the guard is a filter, never stored

@@ -14,7 +14,7 @@ from tools.settings import REPO_ROOT
 def test_aegra_json_is_langgraph_json_plus_the_memories_store_scope() -> None:
     committed = json.loads((REPO_ROOT / "aegra.json").read_text())
     assert committed == aegra_config(REPO_ROOT / "langgraph.json")
-    assert committed["store"]["scopes"] == {"memories": ["identity"]}
+    assert committed["store"]["scopes"] == {"memories": ["namespace_label"]}
 
 
 def test_compose_serves_aegra_json_after_the_index_on_pinned_aegra() -> None:

@@ -12,6 +12,7 @@ from tools.docs import create_docs_tools
 from tools.kb import FolderKnowledgeBase, create_kb_tools
 from tools.sources.corpus import FolderCorpus, UrlRule
 from tools.sources.docs_http import LlmsTxtCorpus, cache_path_for, parse_llms_txt
+from tools.sources.http_fetch import SourceUnavailable
 from tools.sources.kb_http import HelpCenterKnowledgeBase, html_to_markdown
 
 
@@ -174,7 +175,11 @@ def test_help_center_with_fake_transport() -> None:
         and [s.heading for s in doc.sections] == ["Limit", "Fix"]
         and doc.sections[1].text == "Raise it."
     )
-    assert kb.get("2") is None and kb.get("3") is None and kb.get("a/../b") is None
+    assert kb.get("a/../b") is None
+    with pytest.raises(SourceUnavailable, match="500"):  # a failure is not an unknown id
+        kb.get("2")
+    with pytest.raises(SourceUnavailable, match="malformed JSON"):
+        kb.get("3")
 
 
 def test_html_to_markdown() -> None:

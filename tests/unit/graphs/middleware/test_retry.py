@@ -1,22 +1,27 @@
-"""Model retries: Retry-After honoured, an honest message when retries run out, the private helper's shape."""
+"""Model failures: Retry-After honoured, each kind retried as it deserves, always a clear message."""
 
 from __future__ import annotations
 
-import inspect
+import json
 import time
 from typing import Any
 
 import httpx
 import openai
-from langchain.agents.middleware import ModelRetryMiddleware
-from langchain.agents.middleware._retry import calculate_delay
+import pytest
 from langchain_core.messages import AIMessage
 
+from graphs import models
+from graphs.context import Context
 from graphs.middleware.retry import (
     RetryAfterModelRetryMiddleware,
+    backoff_delay,
+    failure_kind,
+    failure_message,
     is_transient,
     retry_after_seconds,
 )
+from graphs.offline.model import OfflineChatModel
 from tests.fixtures.fake_chat import ask
 
 
@@ -50,42 +55,92 @@ def test_non_transient_errors_are_not_retried() -> None:
     assert is_transient(_rate_limited("3")) and retry_after_seconds(_rate_limited("3")) == 3.0
 
 
-def test_private_langchain_retry_helpers_keep_their_shape() -> None:
-    """RetryAfterModelRetryMiddleware relies on `calculate_delay` and the parent's `_handle_failure`.
+def test_backoff_grows_is_capped_and_jitters_within_a_quarter() -> None:
+    assert backoff_delay(0, 1.0, 60.0, jitter=False) == 1.0
+    assert backoff_delay(2, 1.0, 60.0, jitter=False) == 4.0
+    assert backoff_delay(9, 1.0, 5.0, jitter=False) == 5.0
+    assert all(0.75 <= backoff_delay(0, 1.0, 60.0) <= 1.25 for _ in range(50))
+    assert backoff_delay(3, 0.0, 5.0) == 0.0
 
-    Both are private to langchain; when either changes shape this fails before production does.
-    """
-    params = inspect.signature(calculate_delay).parameters
-    assert list(params) == [
-        "retry_number",
-        "backoff_factor",
-        "initial_delay",
-        "max_delay",
-        "jitter",
-    ]
-    assert all(params[p].kind is inspect.Parameter.KEYWORD_ONLY for p in list(params)[1:])
-    assert (
-        calculate_delay(2, backoff_factor=2.0, initial_delay=1.0, max_delay=60.0, jitter=False)
-        == 4.0
+
+def _status_error(cls: type[openai.APIStatusError], code: int) -> openai.APIStatusError:
+    request = httpx.Request("POST", "http://fake/v1/chat/completions")
+    return cls("refused", response=httpx.Response(code, request=request), body=None)
+
+
+def _decode_error() -> json.JSONDecodeError:
+    try:
+        json.loads('{"choices": [{"content": "Unterminated')
+    except json.JSONDecodeError as exc:
+        return exc
+    raise AssertionError("unreachable")
+
+
+def test_every_model_failure_has_a_kind_and_a_clear_message() -> None:
+    cases: dict[str, list[Exception]] = {
+        "refused": [
+            _status_error(openai.AuthenticationError, 401),
+            _status_error(openai.PermissionDeniedError, 403),
+        ],
+        "malformed": [_decode_error()],
+        "transient": [_rate_limited("1"), TimeoutError(), ConnectionError()],
+        "failed": [_status_error(openai.NotFoundError, 404)],
+    }
+    for kind, errors in cases.items():
+        for exc in errors:
+            assert failure_kind(exc) == kind, exc
+            message = failure_message(exc)
+            assert message.startswith("Sorry — I could not answer this time"), message
+            assert "Traceback" not in message and "Unterminated" not in message
+    assert "refused the key (HTTP 401)" in failure_message(cases["refused"][0])
+    assert "refused the key (HTTP 403)" in failure_message(cases["refused"][1])
+    assert "could not be read (JSONDecodeError), even after retrying" in failure_message(
+        _decode_error()
     )
-    assert (
-        calculate_delay(9, backoff_factor=2.0, initial_delay=1.0, max_delay=5.0, jitter=False)
-        == 5.0
+    assert failure_kind(ValueError("a bug in our code")) is None
+
+
+def test_a_refused_key_is_not_retried_and_answers(scripted_agent: Any) -> None:
+    agent, script = scripted_agent([_status_error(openai.AuthenticationError, 401)] * 5)
+    messages = ask(agent, "How do I deploy the server?")
+    assert script.calls == 1
+    assert "the model provider refused the key (HTTP 401)" in messages[-1].content
+    assert [m.type for m in messages] == ["human", "ai"]
+
+
+def test_a_malformed_reply_is_retried_once(scripted_agent: Any) -> None:
+    agent, script = scripted_agent([_decode_error()] * 5)
+    messages = ask(agent, "How do I deploy the server?")
+    assert script.calls == 2  # one retry, not DOCS_AGENT_MODEL_RETRIES
+    assert "could not be read" in messages[-1].content
+    agent, script = scripted_agent([_decode_error(), AIMessage("Deploy it with make aegra.")])
+    assert ask(agent, "How do I deploy the server?")[-1].content == "Deploy it with make aegra."
+
+
+def test_a_bug_is_raised_not_hidden(scripted_agent: Any) -> None:
+    agent, _ = scripted_agent([ValueError("a bug in our code")])
+    with pytest.raises(ValueError, match="a bug"):
+        ask(agent, "How do I deploy the server?")
+
+
+def test_an_offline_fallback_says_the_configured_model_failed(
+    scripted_agent: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent, failing = scripted_agent([_status_error(openai.AuthenticationError, 401)] * 20)
+    offline = OfflineChatModel()
+    monkeypatch.setattr(
+        models,
+        "load_chat_model",
+        lambda spec, streaming=True: offline if spec == "offline" else failing,
     )
-    handle = inspect.signature(ModelRetryMiddleware._handle_failure).parameters
-    assert list(handle)[:3] == ["self", "exc", "attempts_made"]
-    mw = RetryAfterModelRetryMiddleware(max_retries=0, on_failure=lambda exc: f"failed: {exc}")
-    out = mw._handle_failure(ValueError("boom"), 1)
-    assert isinstance(out.result[0], AIMessage) and out.result[0].content == "failed: boom"
-    for name in (
-        "max_retries",
-        "retry_on",
-        "backoff_factor",
-        "initial_delay",
-        "max_delay",
-        "jitter",
-    ):
-        assert hasattr(mw, name), name
+    messages = agent.invoke(
+        {"messages": [{"role": "user", "content": "How do I switch to a real model?"}]},
+        {"configurable": {"thread_id": "fb"}},
+        context=Context(model="openai:gpt-test", fallback_models="offline", num_suggestions=0),
+    )["messages"]
+    first = messages[-1].content.splitlines()[0]
+    assert "the configured language model (openai:gpt-test) failed" in first, first
+    assert "no language model is configured" not in messages[-1].content
 
 
 def test_retry_after_wins_over_a_shorter_backoff_and_is_capped() -> None:

@@ -28,6 +28,7 @@ def test_resilience_stack_is_in_shared_middleware() -> None:
         "ResponseCheckMiddleware",
         "UsageLogMiddleware",
         "ContextModelMiddleware",
+        "HistoryBudgetMiddleware",
         "AnthropicCachingMiddleware",
         "MemoryPromptMiddleware",
         "PruneHistoryMiddleware",

@@ -1,0 +1,109 @@
+"""GETs an llms.txt site costs, this revision beside a baseline revision, on one loopback site.
+
+    .venv/bin/python -m bench.live_sources                       # 5,000 pages, baseline `main`
+    .venv/bin/python -m bench.live_sources --pages 1000 --baseline REV
+
+The site is tests/fixtures/live_site.py (pages with ETags, 304 to a matching If-None-Match).
+For each revision, in its own cache folder: a cold first sync; a restart on the warm cache (the
+GETs, how many were conditional, how many came back 304); a restart on the warm cache where a
+question arrives during the warm-up's fetch (the baseline fetched everything twice); and the
+cached pages left after `llms.txt` turns into an HTML maintenance page. One JSON object out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+from tests.fixtures.live_site import LiveSite, serve  # noqa: E402
+from tools.sources import docs_http  # noqa: E402
+
+
+def baseline_module(rev: str, folder: Path) -> ModuleType:
+    """`tools/sources/docs_http.py` as it was at `rev`, importable beside this revision's."""
+    source = subprocess.run(
+        ["git", "show", f"{rev}:tools/sources/docs_http.py"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    path = folder / "docs_http_baseline.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("docs_http_baseline", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def measure(module: ModuleType, site: LiveSite, base: str, cache: Path) -> dict[str, Any]:
+    """The four scenarios for one implementation of `LlmsTxtCorpus`."""
+    url = f"{base}/llms.txt"
+    out: dict[str, Any] = {}
+
+    def corpus() -> Any:
+        return module.LlmsTxtCorpus(url, cache)
+
+    site.requests.clear()
+    start = time.perf_counter()
+    corpus().sync()
+    out["cold_gets"] = len(site.requests)
+    out["cold_s"] = round(time.perf_counter() - start, 2)
+
+    site.requests.clear()
+    corpus().sync()
+    out["warm_restart_gets"] = len(site.requests)
+    out["warm_restart_conditional"] = sum(1 for _, inm in site.requests if inm)
+
+    site.requests.clear()
+    server = corpus()
+    warm = threading.Thread(target=server.ensure_synced)
+    warm.start()
+    while not site.requests:
+        time.sleep(0.005)
+    question = threading.Thread(target=lambda: server.search("component42 setting", 3))
+    question.start()
+    warm.join()
+    question.join()
+    out["warm_up_with_question_gets"] = len(site.requests)
+
+    good = site.files["/llms.txt"]
+    site.put("/llms.txt", "<!doctype html><html><body>Maintenance</body></html>", "text/html")
+    try:
+        corpus().sync()
+    finally:
+        site.files["/llms.txt"] = good
+    out["pages_kept_after_maintenance_page"] = sum(1 for _ in (cache.glob("llms-*/pages/**/*.md")))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=5000)
+    parser.add_argument("--baseline", default="main", help="git revision to compare with")
+    args = parser.parse_args()
+    site = LiveSite(pages=args.pages)
+    results: dict[str, Any] = {"pages": args.pages, "baseline": args.baseline}
+    with tempfile.TemporaryDirectory() as tmp, serve(site) as base:
+        folder = Path(tmp)
+        old = baseline_module(args.baseline, folder)
+        results["baseline_rev"] = measure(old, site, base, folder / "baseline")
+        results["this_rev"] = measure(docs_http, site, base, folder / "this")
+    print(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

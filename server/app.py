@@ -1,0 +1,21 @@
+"""The server's own HTTP app (`langgraph.json` → `http.app`): middleware over the platform's routes.
+
+langgraph-api and Aegra merge this app into theirs: its routes come before the platform's and
+its middleware wraps every route (langgraph-api `server.py`, Aegra `aegra_api/main.py`). Aegra
+takes only a FastAPI app (it adds its own routers to it), so this is one.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from starlette.middleware import Middleware
+
+from server.mcp_results import McpResultsMiddleware
+
+app = FastAPI(
+    title="docs-agent",
+    middleware=[Middleware(McpResultsMiddleware)],
+    docs_url=None,
+    redoc_url=None,
+    openapi_url=None,
+)
