@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from tools.search import Hit
-from tools.search.scoring import K1
+from tools.search.lexical import K1
 from tools.search.vectors import QUERY_CHARS, VectorStore
 from tools.text import index_terms, is_identifier
 
