@@ -1,6 +1,6 @@
 """The lexical engine: tantivy scores sections (heading trail, body) and page titles by BM25.
 
-Why tantivy: a fair benchmark (bench/engines_lexical.py, docs/sources.md) put it level with our
+Why tantivy: a fair benchmark (bench/engines_lexical.py at 8ba90ab, docs/sources.md) put it level with our
 own postings and BM25F within noise on two corpora and ahead on the third, with our page-ranking
 policy (tools/search/scoring.py) unchanged on top; a well-kept engine then beats keeping our own.
 It indexes our analyzer's terms (`tools.text.index_terms`, computed in tools/search/analysis.py)
@@ -111,10 +111,11 @@ class LexicalWriter:
     """The next generation of an index's tantivy files, written during one sync.
 
     Opened by the one writer (the caller holds `storage.build_lock`); nothing is visible to
-    readers until the caller stores `generation` in SQLite and commits.
+    readers until the caller stores `generation` in SQLite and commits. `inherit=False` starts
+    from nothing (the current generation is unreadable: every page is added again).
     """
 
-    def __init__(self, root: Path, current: int) -> None:
+    def __init__(self, root: Path, current: int, inherit: bool = True) -> None:
         self.root = root
         self.current = current
         self.generation = current + 1
@@ -122,7 +123,7 @@ class LexicalWriter:
         if self.path.exists():  # left by a sync that failed before SQLite committed
             shutil.rmtree(self.path)
         old = generation_dir(root, current)
-        if current and old.is_dir():
+        if inherit and current and old.is_dir():
             _link_copy(old, self.path)
         self._indexes = {kind: _open(self.path / kind, kind) for kind in _KINDS}
         self._writers = {
@@ -181,8 +182,18 @@ class LexicalWriter:
 
 
 def has_generation(root: Path, generation: int) -> bool:
-    """Whether the generation SQLite names is on disk (0: the empty index, always)."""
-    return not generation or (generation_dir(root, generation) / "sections").is_dir()
+    """Whether the generation SQLite names is on disk and of this schema (0: empty, always).
+
+    A generation deleted by hand, or written with other fields (an older build of this code),
+    is not: the writer then indexes every page again.
+    """
+    if not generation:
+        return True
+    try:
+        LexicalReader(root, generation)
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 class LexicalReader:

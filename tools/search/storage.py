@@ -133,6 +133,7 @@ class IndexStore:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
         self._lexical: LexicalWriter | None = None
+        self._inherit = True
         self._init_schema()
 
     def close(self) -> None:
@@ -236,8 +237,10 @@ class IndexStore:
         }
         pending = _Pending()
         self._lexical = None
-        if not has_generation(self.lexical_root, self.generation()):
-            # The engine's files are gone (deleted by hand): every page is indexed again.
+        self._inherit = has_generation(self.lexical_root, self.generation())
+        if not self._inherit:
+            # The engine's files are gone (deleted by hand) or of other fields: every page is
+            # indexed again, into a generation that starts empty.
             for key in known:
                 self._delete(key, pending)
             known = {}
@@ -291,7 +294,7 @@ class IndexStore:
     def _lexical_writer(self) -> LexicalWriter:
         """The next generation's writer, opened at the sync's first change."""
         if self._lexical is None:
-            self._lexical = LexicalWriter(self.lexical_root, self.generation())
+            self._lexical = LexicalWriter(self.lexical_root, self.generation(), self._inherit)
         return self._lexical
 
     def _next_ids(self) -> tuple[int, int]:

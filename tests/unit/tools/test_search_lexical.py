@@ -130,6 +130,30 @@ def test_a_missing_generation_answers_nothing_then_a_sync_rebuilds_it(tmp_path: 
     assert len(reopened.search("alpha", 5)) == 4
 
 
+def test_a_generation_of_other_fields_is_indexed_again(tmp_path: Path) -> None:
+    import shutil
+
+    import tantivy
+
+    _pages(tmp_path / "docs", 4, "alpha")
+    corpus = _corpus(tmp_path)
+    corpus.sync()
+    index: SearchIndex = corpus.index
+    generation = generation_dir(lexical_root(index.db_path), _generation(index))
+    for kind in ("sections", "titles"):  # as an older build of the engine would have left it
+        shutil.rmtree(generation / kind)
+        (generation / kind).mkdir()
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("body")
+        writer = tantivy.Index(builder.build(), path=str(generation / kind)).writer()
+        writer.commit()
+        writer.wait_merging_threads()
+    assert SearchIndex(index.db_path).search("alpha", 5) == []  # unreadable: nothing, no error
+    (tmp_path / "docs" / "p9.md").write_text("# Nine\n\nalpha again.\n")
+    assert _corpus(tmp_path).sync().added == 5  # every page again, the new one too
+    assert len(SearchIndex(index.db_path).search("alpha", 10)) == 5
+
+
 def test_an_index_of_an_older_schema_is_rebuilt_when_opened(tmp_path: Path) -> None:
     _pages(tmp_path / "docs", 3, "alpha")
     corpus = _corpus(tmp_path)
