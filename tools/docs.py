@@ -77,6 +77,8 @@ def docs_site(settings: SourceSettings, root: Path) -> Site:
     if not site.base_url and rule.path_prefix:
         site = replace(site, path_prefix=rule.path_prefix)
     return site
+
+
 def live_status(corpus: Any) -> tuple[str, list[str]]:
     """What a live docs source (an llms.txt site) could not do at its last refresh, and its caps."""
     status = getattr(corpus, "status", None)
