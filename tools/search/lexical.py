@@ -196,6 +196,11 @@ def has_generation(root: Path, generation: int) -> bool:
     return True
 
 
+def _idf(n: int, df: int) -> float:
+    """BM25's idf, as tantivy computes it."""
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
 class LexicalReader:
     """One generation's searchers: the section and title scores a search ranks pages with."""
 
@@ -215,15 +220,35 @@ class LexicalReader:
             self._searchers[kind] = index.searcher()
 
     def _query(self, kind: str, terms: Sequence[str]) -> Any:
+        """Every term in every field; in a section, each field under the section's idf.
+
+        tantivy gives each field its own idf, so a word common in sections but rare as link
+        text would weigh more as an anchor word than as an own word. Each field's clause is
+        boosted by (section idf / field idf) × its field weight: a term is as rare in a section
+        whichever field holds it, as in BM25F, and an anchor word counts `ANCHOR_WEIGHT` of an
+        own one.
+        """
         schema = self._schemas[kind]
-        fields = SECTION_FIELDS if kind == "sections" else TITLE_FIELDS
+        searcher = self._searchers[kind]
+        if kind == "titles":
+            return tantivy.Query.boolean_query(
+                [
+                    (tantivy.Occur.Should, tantivy.Query.term_query(schema, field, term))
+                    for term in terms
+                    for field in TITLE_FIELDS
+                ]
+            )
+        n = searcher.num_docs
         clauses = []
         for term in terms:
-            for field in fields:
+            dfs = {field: searcher.doc_freq(field, term) for field in SECTION_FIELDS}
+            section_idf = _idf(n, max(dfs.values()))
+            for field, df in dfs.items():
+                if not df:
+                    continue
+                boost = FIELD_BOOST.get(field, 1.0) * section_idf / _idf(n, df)
                 query = tantivy.Query.term_query(schema, field, term)
-                if field in FIELD_BOOST:
-                    query = tantivy.Query.boost_query(query, FIELD_BOOST[field])
-                clauses.append((tantivy.Occur.Should, query))
+                clauses.append((tantivy.Occur.Should, tantivy.Query.boost_query(query, boost)))
         return tantivy.Query.boolean_query(clauses)
 
     def _scores(
