@@ -9,7 +9,7 @@ export LANGGRAPH_CLI_NO_ANALYTICS ?= 1
 export LANGGRAPH_NO_VERSION_CHECK ?= true
 export LANGSMITH_TRACING ?= false
 
-.PHONY: install dev test test-unit test-e2e lint format bench diagrams clean index refresh aegra aegra-install aegra-if-possible bench-aegra
+.PHONY: report install dev test test-unit test-e2e lint format bench diagrams clean index refresh aegra aegra-install aegra-if-possible bench-aegra
 
 # Aegra (the open-source engine on PostgreSQL + Redis, docs/deploy.md) needs Python >= 3.12 and gets
 # its own environment; the package itself stays 3.11-compatible. PY312 overrides the interpreter.
@@ -77,6 +77,9 @@ format: install
 
 diagrams: install  ## rewrite the Mermaid diagrams in README.md from the compiled graphs
 	$(PY) scripts/diagrams.py --write README.md
+
+report: install  ## the answers report of the last SINCE (7d): text here, HTML in report.html (operator token in DOCS_AGENT_TOKEN)
+	$(PY) -m server.report --since $${SINCE:-7d} --url $${DOCS_AGENT_URL:-http://$(HOST):$(PORT)} --html report.html
 
 bench: install  ## one table for every corpus of bench/corpora.toml (search, languages, answers, rank-bm25); speed on ../shared/corpus
 	$(PY) bench/corpora_report.py

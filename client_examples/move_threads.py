@@ -22,8 +22,23 @@ from langgraph_sdk import get_client
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from server.identity import memory_namespace  # noqa: E402 - the repository root, just added
 
-# The graphs' last node: written "as" it, the moved state has nothing left to run.
-LAST_NODE = "PruneHistoryMiddleware.after_agent"
+
+async def last_node(dst: Any, graph_id: str) -> str:
+    """The graph's last node on `dst`: state written "as" it has nothing left to run.
+
+    Read from the served graph (its one plain edge into `__end__`), not written down here, so
+    a change to the middleware's order cannot leave moved threads half-finished.
+    """
+    found = await dst.assistants.search(graph_id=graph_id, limit=1)
+    graph = await dst.assistants.get_graph(found[0]["assistant_id"] if found else graph_id)
+    ends = [
+        e["source"]
+        for e in graph.get("edges", [])
+        if e.get("target") == "__end__" and not e.get("conditional")
+    ]
+    if len(ends) != 1:
+        raise SystemExit(f"{graph_id}: cannot tell its last node from {ends or 'no edge'}")
+    return str(ends[0])
 
 
 async def move_thread(src: Any, dst: Any, thread_id: str) -> int:
@@ -37,7 +52,10 @@ async def move_thread(src: Any, dst: Any, thread_id: str) -> int:
         return 0
     messages = (state.get("values") or {}).get("messages") or []
     if messages:
-        await dst.threads.update_state(thread_id, {"messages": messages}, as_node=LAST_NODE)
+        graph_id = str((thread.get("metadata") or {}).get("graph_id") or "docs_agent")
+        await dst.threads.update_state(
+            thread_id, {"messages": messages}, as_node=await last_node(dst, graph_id)
+        )
     return len(messages)
 
 

@@ -10,12 +10,16 @@ from __future__ import annotations
 from fastapi import FastAPI
 from starlette.middleware import Middleware
 
+from server.limits import RequestSizeLimit
 from server.mcp_results import McpResultsMiddleware
+from server.web.app import router as web_router
 
 app = FastAPI(
     title="docs-agent",
-    middleware=[Middleware(McpResultsMiddleware)],
+    # Outermost: an oversized body is refused before anything reads it (server/limits.py).
+    middleware=[Middleware(RequestSizeLimit), Middleware(McpResultsMiddleware)],
     docs_url=None,
     redoc_url=None,
     openapi_url=None,
 )
+app.include_router(web_router)  # the chat page, widget and their API (server/web/app.py)

@@ -44,6 +44,7 @@ from urllib.parse import urlparse
 import jwt
 from langgraph_sdk import Auth
 
+from server import guest, limits, report_access
 from server.identity import (
     AUTHENTICATED_PERMISSION,
     DEV_PERMISSION,
@@ -96,6 +97,8 @@ KNOWN_VARIABLES = frozenset(
         "AUTH_JWT_ISSUER",
         "AUTH_JWT_MAX_LIFETIME_S",
         "AUTH_DEV_MODE",
+        # Who may read the answers report (server/report_access.py).
+        "AUTH_OPERATORS",
         # Aegra's own switch (`noop`/`custom`); it changes nothing for this module's handlers.
         "AUTH_TYPE",
     }
@@ -563,7 +566,10 @@ async def authenticate(
         # 503 where the engine keeps the status (Aegra answers every auth error as 401).
         raise Auth.exceptions.HTTPException(status_code=503, detail=REFUSAL)
     refuse_credentials_in_url(query_params)
-    return await resolve_user(authorization_header(headers), CONFIG)
+    # A guest token (only when guest mode is on, server/guest.py), else the configured users.
+    user = guest.authenticate_guest(authorization_header(headers))
+    user = user or await resolve_user(authorization_header(headers), CONFIG)
+    return report_access.with_report_scope(user)
 
 
 def _is_dev(ctx: Auth.types.AuthContext) -> bool:
@@ -588,10 +594,14 @@ async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
     A global handler rather than per-action ones because per-action handlers leave any action
     they do not name open (measured: read/update/delete/run returned 200 for another user).
     """
+    # Size caps always; the per-user run limit with real users (not dev mode's one identity).
+    await limits.check_thread_event(ctx, value, limit_runs=not _is_dev(ctx))
     if _is_dev(ctx):
         return None
     if ctx.resource == "threads" and ctx.action in ("create", "create_run"):
         refuse_existence_probe(value)
+    if ctx.action == "create_run":
+        guest.check_run(ctx.user.identity)  # guests' run limits (no-op for everyone else)
     if ctx.action in ("create", "update", "create_run"):
         stamp_owner(value, ctx.user.identity)
     return {OWNER_KEY: ctx.user.identity}
@@ -672,9 +682,16 @@ def _confine(
 @auth.on.store()
 async def store(ctx: Auth.types.AuthContext, value: Any) -> None:
     """The store is confined to `("memories", <user>)`: reads, writes, search and listing."""
+    limits.check_store_event(ctx, value)  # the value cap
     if _is_dev(ctx):
         return None
     action = str(ctx.action)
+    if report_access.in_report_namespace(value.get("namespace") or value.get("namespace_prefix")):
+        try:
+            report_access.authorize(ctx.user.identity, action, value, report_access.operators())
+        except report_access.ReportAccessError as exc:
+            raise Auth.exceptions.HTTPException(status_code=403, detail=str(exc)) from None
+        return None
     # langgraph-api names the searched prefix `namespace`; Aegra names it `namespace_prefix` (and
     # narrows it to the caller itself, with its store scopes), so check whichever is given.
     key = (

@@ -329,7 +329,10 @@ def aegra_config(langgraph_json: Path = REPO_ROOT / "langgraph.json") -> dict[st
     store = dict(config.get("store") or {})
     # Scoped by the identity's namespace label (server/identity.py), not the raw identity: the
     # label is what the memory tools use, and a dotted id (an e-mail) is not a valid label.
-    store["scopes"] = {MEMORY_NAMESPACE: [NAMESPACE_LABEL_FIELD]}
+    store["scopes"] = {
+        MEMORY_NAMESPACE: [NAMESPACE_LABEL_FIELD],
+        "answers_report": ["report_scope"],
+    }
     config["store"] = store
     return dict(config)
 

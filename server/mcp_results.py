@@ -13,6 +13,7 @@ carries `{answer, sources}`; `tools/list` declares that shape as each packaged g
 from __future__ import annotations
 
 import ast
+import asyncio
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -40,6 +41,7 @@ OUTPUT_SCHEMA: dict[str, Any] = {
     "required": ["answer", "sources"],
 }
 MAX_BODY_BYTES = 16 * 1024 * 1024  # a reply larger than this passes through as it is
+INLINE_BODY_BYTES = 64 * 1024  # larger replies are parsed in a worker thread
 
 
 def _message_text(message: Any) -> str:
@@ -166,6 +168,14 @@ async def _read_body(receive: Receive) -> tuple[bytes, Receive]:
     return b"".join(chunks), replay
 
 
+def _reshaped_body(method: str, body: bytes) -> bytes:
+    """The reply's bytes reshaped, or as they were when they are not the JSON they claim to be."""
+    try:
+        return json.dumps(reshape_reply(method, json.loads(body)), ensure_ascii=False).encode()
+    except (ValueError, UnicodeDecodeError, TypeError):
+        return body
+
+
 class _ReplyRewriter:
     """A `send` that holds a JSON reply until it is whole, then sends it reshaped."""
 
@@ -200,11 +210,10 @@ class _ReplyRewriter:
         if message.get("more_body", False):
             return
         body = b"".join(self.chunks)
-        try:
-            reply = reshape_reply(self.method, json.loads(body))
-            body = json.dumps(reply, ensure_ascii=False).encode()
-        except (ValueError, UnicodeDecodeError, TypeError):
-            pass  # not the JSON it claimed to be: the client gets it as it was
+        if len(body) > INLINE_BODY_BYTES:  # parsing a large reply would hold the event loop
+            body = await asyncio.to_thread(_reshaped_body, self.method, body)
+        else:
+            body = _reshaped_body(self.method, body)
         await self._flush(body, more=False)
 
     async def _flush(self, body: bytes, more: bool) -> None:

@@ -207,28 +207,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def source_problems(sources: Sources) -> list[str]:
-    """What the indexed sources say is wrong with them: 0 pages, files no reader takes.
-
-    A source that yields nothing answers every question with "nothing found"; saying so here,
-    with the folder and the formats found, is what lets its owner fix the setting.
-    """
-    out: list[str] = []
-    settings = sources.settings
-    for name, folder in (("docs", settings.docs_dir), ("kb", settings.kb_dir)):
-        if (
-            folder is not None
-            and not folder.is_dir()
-            and not (name == "docs" and settings.llms_txt_url)
-        ):
-            out.append(f"{name}: the configured folder {folder} does not exist")
-    for name, backend in indexed_sources(sources):
-        report = getattr(backend, "report", None)
-        if callable(report):
-            out.extend(f"{name}: {problem}" for problem in report().problems)
-    return out
-
-
 def report_live(sources: Sources) -> None:
     """Say what a live source could not do (kept its cached copy, reached a cap), on stderr."""
     for name, backend in live_sources(sources):
@@ -255,6 +233,28 @@ def refresh_now(sources: Sources) -> int:
             print(f"{name}: refreshed")
     report_live(sources)
     return 0
+
+
+def source_problems(sources: Sources) -> list[str]:
+    """What the indexed sources say is wrong with them: 0 pages, files no reader takes.
+
+    A source that yields nothing answers every question with "nothing found"; saying so here,
+    with the folder and the formats found, is what lets its owner fix the setting.
+    """
+    out: list[str] = []
+    settings = sources.settings
+    for name, folder in (("docs", settings.docs_dir), ("kb", settings.kb_dir)):
+        if (
+            folder is not None
+            and not folder.is_dir()
+            and not (name == "docs" and settings.llms_txt_url)
+        ):
+            out.append(f"{name}: the configured folder {folder} does not exist")
+    for name, backend in indexed_sources(sources):
+        report = getattr(backend, "report", None)
+        if callable(report):
+            out.extend(f"{name}: {problem}" for problem in report().problems)
+    return out
 
 
 if __name__ == "__main__":

@@ -50,6 +50,12 @@ def docs_source(settings: SourceSettings) -> Any:
     )
 
 
+def live_status(corpus: Any) -> tuple[str, list[str]]:
+    """What a live docs source (an llms.txt site) could not do at its last refresh, and its caps."""
+    status = getattr(corpus, "status", None)
+    return status() if callable(status) else ("", [])
+
+
 def docs_url_rule(settings: SourceSettings, root: Path) -> UrlRule:
     """The configured URL rule: base URL and prefixes; repo-relative paths without a base URL."""
     prefix = "" if settings.docs_base_url else repo_prefix(root)
@@ -77,12 +83,6 @@ def docs_site(settings: SourceSettings, root: Path) -> Site:
     if not site.base_url and rule.path_prefix:
         site = replace(site, path_prefix=rule.path_prefix)
     return site
-
-
-def live_status(corpus: Any) -> tuple[str, list[str]]:
-    """What a live docs source (an llms.txt site) could not do at its last refresh, and its caps."""
-    status = getattr(corpus, "status", None)
-    return status() if callable(status) else ("", [])
 
 
 class SearchDocsArgs(BaseModel):

@@ -64,6 +64,7 @@ class SourceSettings:
     embeddings: str = "use"
     # The language the docs and KB pages are written in, as the search tools tell the model.
     corpus_language: str = "English"
+    live: LiveSourceSettings = field(default_factory=lambda: LiveSourceSettings())
     # The docs site (tools/sources/profiles.py, docs/sources.md): `auto` values are detected.
     docs_generator: str = "auto"
     docs_url_style: str = "auto"
@@ -73,7 +74,6 @@ class SourceSettings:
     docs_exclude: tuple[str, ...] = ()
     # `hide`: release notes pages answer only questions about a release; `keep`: like any page.
     docs_release_notes: str = "hide"
-    live: LiveSourceSettings = field(default_factory=lambda: LiveSourceSettings())
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> SourceSettings:
@@ -99,6 +99,7 @@ class SourceSettings:
             code_timeout_s=float(get("DOCS_AGENT_CODE_TIMEOUT_S", "10") or 10),
             embeddings=get("DOCS_AGENT_EMBEDDINGS", "use") or "use",
             corpus_language=get("DOCS_AGENT_CORPUS_LANGUAGE", "English") or "English",
+            live=LiveSourceSettings.from_env(env),
             docs_generator=_choice(
                 get("DOCS_AGENT_DOCS_GENERATOR", "auto"), GENERATOR_CHOICES, "GENERATOR"
             ),
@@ -112,7 +113,6 @@ class SourceSettings:
             docs_release_notes=_choice(
                 get("DOCS_AGENT_DOCS_RELEASE_NOTES", "hide"), ("hide", "keep"), "RELEASE_NOTES"
             ),
-            live=LiveSourceSettings.from_env(env),
         )
 
 

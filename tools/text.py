@@ -241,6 +241,18 @@ def sanitize_external(text: str, limit: int = 500) -> str:
     return text
 
 
+def fence_code(code: str, language: str = "") -> str:
+    """`code` as a fenced block in `language`, with a fence no backtick run inside can close.
+
+    The one fence maker: CommonMark lets a longer run of backticks fence in a block whose own
+    text holds ``` (a docstring's example, a Markdown sample), so the fence is one longer than
+    the longest run inside, and at least three.
+    """
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{code}\n{fence}"
+
+
 def fenced_lines(lines: Iterable[str]) -> Iterator[tuple[str, bool]]:
     """Each line with whether a ``` code fence is open after it (an opening line is inside).
 

@@ -31,6 +31,7 @@ from graphs.middleware.suggestions import SuggestionsMiddleware
 from graphs.middleware.tool_errors import tool_error_middleware
 from graphs.middleware.tool_output import ToolOutputSanitizerMiddleware
 from graphs.middleware.turn_limit import TurnLimitMiddleware
+from graphs.middleware.turn_record import TurnRecordMiddleware
 from graphs.middleware.usage_log import UsageLogMiddleware
 from graphs.settings import AgentSettings, load_settings
 
@@ -65,6 +66,7 @@ def shared_middleware(
     if role == "researcher":
         return core  # its task comes from the orchestrator, its findings go back to it
     return [
+        TurnRecordMiddleware(),  # first: its after_agent runs last and records the finished turn
         # Guardrails and the input cap first: no model call for a refused turn.
         GuardrailsMiddleware(
             s.max_input_chars,

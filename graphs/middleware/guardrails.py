@@ -7,18 +7,37 @@ The classification is a deterministic rule set (an allowlist of product words wi
 then explicit off-topic and abuse patterns); when `DOCS_AGENT_GUARDRAILS_MODEL` names a cheap model it
 is asked only for questions the rules cannot settle, and the rules decide if that model fails.
 Hand-written because langchain ships no topic classifier middleware (`PIIMiddleware` is about PII).
+
+The size cap holds on every way text enters a thread, not only the run input: a user can write
+any messages into their own thread (`threads.update_state`) and resume a run with any value, and a
+run resumed after such a write starts at the tools, not at `before_agent`. So every model call
+gets the messages capped again (an oversized current question ends the turn as at the start;
+older or non-human messages are cut), and a tool call whose arguments are oversized is answered
+with an error instead of run. The server refuses writes far over these caps at the door
+(`server/limits.py`, DOCS_AGENT_MAX_WRITE_CHARS) where the engine shows it the payload.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Literal
 
-from langchain.agents.middleware import AgentMiddleware, AgentState, hook_config
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain.agents.middleware import (
+    AgentMiddleware,
+    AgentState,
+    ExtendedModelResponse,
+    ModelRequest,
+    ModelResponse,
+    hook_config,
+)
+from langchain.agents.middleware.types import ModelCallResult
+from langchain.tools.tool_node import ToolCallRequest
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from graphs.offline.language import detect_language
 from graphs.settings import load_settings
@@ -29,6 +48,11 @@ log = logging.getLogger(__name__)
 Verdict = Literal["on_topic", "off_topic", "abusive"]
 
 DEFAULT_MAX_INPUT_CHARS = 16_000
+# A message other than a question (an AI message, a tool result) may be this many times longer
+# before it is cut: tool results are capped at DOCS_AGENT_MAX_TOOL_CHARS (16,000) already, so
+# only a message a user wrote into their thread reaches it.
+OTHER_MESSAGE_FACTOR = 4
+KEPT_CHARS = 2000  # what stays of an oversized question, so the thread shows what was sent
 
 # Words that make a question ours whatever else it says. Extend with DOCS_AGENT_GUARDRAILS_ALLOW.
 ALLOWLIST = frozenset(
@@ -121,6 +145,14 @@ def _parse_verdict(text: str) -> Verdict:
     return "on_topic"
 
 
+def _args_size(args: Any) -> int:
+    """Characters of a tool call's arguments as JSON (what a model provider is sent)."""
+    try:
+        return len(json.dumps(args, ensure_ascii=False, default=str))
+    except (TypeError, ValueError):
+        return len(str(args))
+
+
 def _last_human(state: AgentState) -> HumanMessage | None:
     messages = state.get("messages") or []
     last = messages[-1] if messages else None
@@ -160,6 +192,133 @@ class GuardrailsMiddleware(AgentMiddleware):
 
         return load_chat_model(self.classifier_spec, streaming=False).with_config(tags=["nostream"])
 
+    @property
+    def max_other_chars(self) -> int:
+        """The most characters of a message that is not a question, or of a call's arguments."""
+        return OTHER_MESSAGE_FACTOR * self.max_input_chars
+
+    def _cut_question(self, text: str) -> str:
+        return (
+            text[:KEPT_CHARS]
+            + f"\n[… message cut: {len(text):,} characters, limit {self.max_input_chars:,}]"
+        )
+
+    def _capped(self, message: AnyMessage) -> AnyMessage | None:
+        """`message` cut to its cap (same id: add_messages replaces it), or None when it fits."""
+        if isinstance(message, HumanMessage):
+            text = message.text
+            if len(text) <= self.max_input_chars:
+                return None
+            return HumanMessage(content=self._cut_question(text), id=message.id)
+        limit = self.max_other_chars
+        text = message.text
+        calls = getattr(message, "tool_calls", None) or []
+        big_calls = [c for c in calls if _args_size(c.get("args")) > limit]
+        if len(text) <= limit and not big_calls:
+            return None
+        update: dict[str, Any] = {}
+        if len(text) > limit:
+            update["content"] = text[:limit] + f"\n[… cut at {limit:,} characters]"
+        if big_calls:
+            update["tool_calls"] = [{**c, "args": {}} if c in big_calls else c for c in calls]
+            update["invalid_tool_calls"] = []
+        return message.model_copy(update=update)
+
+    def _cap_messages(
+        self, messages: Sequence[AnyMessage]
+    ) -> tuple[list[AnyMessage], list[AnyMessage], str | None]:
+        """(the messages capped, the replacements for the thread, the reply that ends the turn).
+
+        The reply is set when the current question (the last human message) is oversized.
+        """
+        last_human = next(
+            (i for i in range(len(messages) - 1, -1, -1) if isinstance(messages[i], HumanMessage)),
+            None,
+        )
+        capped_all: list[AnyMessage] = []
+        replaced: list[AnyMessage] = []
+        too_long: str | None = None
+        for i, message in enumerate(messages):
+            capped = self._capped(message)
+            capped_all.append(capped or message)
+            if capped is None:
+                continue
+            replaced.append(capped)
+            if i == last_human:
+                raw = message.text
+                too_long = reply(
+                    "too_long", raw[:KEPT_CHARS], size=len(raw), limit=self.max_input_chars
+                )
+        return capped_all, replaced, too_long
+
+    def _capped_call(
+        self, request: ModelRequest
+    ) -> tuple[ModelRequest, Command[Any] | None, AIMessage | None]:
+        """(the request to send, the thread update, the answer that replaces the model call)."""
+        messages, replaced, too_long = self._cap_messages(request.messages)
+        if not replaced:
+            return request, None, None
+        log.info("guardrails: %d oversized message(s) in the thread cut", len(replaced))
+        # add_messages replaces each stored message by its id.
+        update: Command[Any] = Command(update={"messages": replaced})
+        answer = AIMessage(content=too_long) if too_long is not None else None
+        return request.override(messages=messages), update, answer
+
+    def wrap_model_call(
+        self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
+    ) -> ModelCallResult:
+        """Cap every message again before each model call: text may enter mid-turn.
+
+        A model-call wrapper rather than a `before_model` hook: a hook is one more graph step
+        per model call, which the turn's recursion limit counts.
+        """
+        request, update, answer = self._capped_call(request)
+        if update is None:
+            return handler(request)
+        response = ModelResponse(result=[answer]) if answer is not None else handler(request)
+        return ExtendedModelResponse(model_response=response, command=update)
+
+    async def awrap_model_call(
+        self,
+        request: ModelRequest,
+        handler: Callable[[ModelRequest], Awaitable[ModelResponse]],
+    ) -> ModelCallResult:
+        """Async twin of `wrap_model_call`."""
+        request, update, answer = self._capped_call(request)
+        if update is None:
+            return await handler(request)
+        response = ModelResponse(result=[answer]) if answer is not None else await handler(request)
+        return ExtendedModelResponse(model_response=response, command=update)
+
+    def _refused_call(self, request: ToolCallRequest) -> ToolMessage | None:
+        call = request.tool_call
+        size = _args_size(call.get("args"))
+        if size <= self.max_other_chars:
+            return None
+        return ToolMessage(
+            content=f"Not run: the arguments of this call are {size:,} characters; the limit is "
+            f"{self.max_other_chars:,}. Call the tool again with shorter arguments.",
+            tool_call_id=call["id"],
+            name=call["name"],
+            status="error",
+        )
+
+    def wrap_tool_call(
+        self,
+        request: ToolCallRequest,
+        handler: Callable[[ToolCallRequest], ToolMessage | Command[Any]],
+    ) -> ToolMessage | Command[Any]:
+        """A call with oversized arguments is answered with an error, not run."""
+        return self._refused_call(request) or handler(request)
+
+    async def awrap_tool_call(
+        self,
+        request: ToolCallRequest,
+        handler: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command[Any]]],
+    ) -> ToolMessage | Command[Any]:
+        """Async twin of `wrap_tool_call`."""
+        return self._refused_call(request) or await handler(request)
+
     def _inspect(self, state: AgentState) -> tuple[dict[str, Any] | None, str | None]:
         """(update to return now, text still to classify)."""
         human = _last_human(state)
@@ -170,14 +329,10 @@ class GuardrailsMiddleware(AgentMiddleware):
         if not text.strip():
             return self._end(human, text, reply("empty", "")), None
         if len(text) > self.max_input_chars:
-            kept = (
-                text[:2000]
-                + f"\n[… message cut: {len(text):,} characters, limit {self.max_input_chars:,}]"
-            )
             return self._end(
                 human,
-                kept,
-                reply("too_long", text[:2000], size=len(text), limit=self.max_input_chars),
+                self._cut_question(text),
+                reply("too_long", text[:KEPT_CHARS], size=len(text), limit=self.max_input_chars),
             ), None
         if text != raw and isinstance(human.content, str):
             # Same id: add_messages replaces the stored question with the cleaned one.

@@ -89,7 +89,7 @@ def parse_suggestions(text: str, limit: int) -> list[dict[str, Any]]:
         items.sort(key=lambda s: s.position if s.position is not None else 1_000)
         return [
             {
-                "label": clean_topic(s.label or "") or None,
+                "label": clean_topic(s.label or "", emphasis=False) or None,
                 "prompt": clean_suggestion(s.prompt),
                 "position": i,
             }
@@ -100,7 +100,7 @@ def parse_suggestions(text: str, limit: int) -> list[dict[str, Any]]:
 
 def clean_suggestion(prompt: str) -> str:
     """A suggested prompt without markup, its closing question mark kept."""
-    cleaned = clean_topic(prompt)
+    cleaned = clean_topic(prompt, emphasis=False)
     return cleaned + "?" if prompt.strip().endswith("?") and not cleaned.endswith("?") else cleaned
 
 

@@ -49,6 +49,9 @@ MAX_ARTICLES = 2
 MAX_TOOL_CALLS = 6  # a turn's searches and reads together: "3-6 tool calls for most questions"
 # Files of a code root that are prose or data rows, not code: the code step never quotes them.
 NON_CODE_SUFFIXES = (".md", ".mdx", ".rst", ".txt", ".jsonl", ".csv", ".tsv")
+# The searches of a turn: while none of them has answered, the next plan searches, and the code
+# step of that plan (`_code_step`) reads the docs index and symbol tables and may run ripgrep.
+SEARCH_TOOLS = frozenset({"search_docs", "search_support_articles", "search_code"})
 
 
 class OfflineChatModel(BaseChatModel):
@@ -87,8 +90,7 @@ class OfflineChatModel(BaseChatModel):
         calls: list[dict[str, Any]] = []
         if not question.strip():
             return AIMessage(content=phrase("nothing", lang))
-        searches = {"search_docs", "search_support_articles", "search_code"}
-        if not done & searches:
+        if not done & SEARCH_TOOLS:
             calls = self._search_calls(question, lang)
         elif not done & {"get_doc_page", "get_article_content", "read_code_file"}:
             calls = self._read_calls(turn, lang)
@@ -254,18 +256,27 @@ class OfflineChatModel(BaseChatModel):
         return ChatResult(generations=[ChatGeneration(message=message)])
 
     def _may_search_code(self, messages: Sequence[BaseMessage]) -> bool:
-        """Whether this step may run the code step: a turn's first step, with `search_code` bound."""
+        """Whether this step may run the code step: no search of the turn has answered yet.
+
+        Not only a turn's first step: a turn can hold other tool results before any search (a
+        user may write tool calls into their own thread, a model may list memories first), and
+        then the next plan still searches. Errs on the side of the thread: a step it sends
+        there needlessly costs a thread hop, one it keeps wrongly blocks every user's requests.
+        """
         if not self._has("search_code") or is_suggestions_request(messages):
             return False
-        return not any(isinstance(m, ToolMessage) for m in current_turn(messages)[1])
+        turn = current_turn(messages)[1]
+        return not any(isinstance(m, ToolMessage) and m.name in SEARCH_TOOLS for m in turn)
 
     async def _aplan(self, messages: Sequence[BaseMessage]) -> AIMessage:
         """`plan` on the event loop, or in a worker thread when it may search the code.
 
-        The code step reads symbol tables and may run ripgrep (a subprocess): blocking I/O that
-        must not hold the loop. Every other step is a fraction of a millisecond of pure Python,
-        which a thread cannot run any sooner (the GIL) but hands over with a delay: on a server
-        that hop cost about 3 ms of the first answer line (paired runs on Aegra).
+        The code step queries the docs index (SQLite), reads symbol tables and may run ripgrep
+        (a subprocess): blocking I/O that must not hold the loop, which serves every user's
+        requests (`tests/unit/graphs/offline/test_event_loop.py` runs whole turns under the
+        detector `langgraph dev` uses). Every other step is a fraction of a millisecond of pure
+        Python, which a thread cannot run any sooner (the GIL) but hands over with a delay: on a
+        server that hop cost about 3 ms of the first answer line (paired runs on Aegra).
         """
         if self._may_search_code(messages):
             return await asyncio.to_thread(self.plan, messages)

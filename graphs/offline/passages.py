@@ -20,7 +20,7 @@ from langchain_core.messages import BaseMessage, ToolMessage
 from graphs.offline.ranking import RankedSource, ranked_sources
 from tools.artifacts import SectionArtifact
 from tools.sources.mdx import slugify
-from tools.text import fenced_lines
+from tools.text import fence_code, fenced_lines
 
 MAX_TEXT_PASSAGES = 5  # one per source read (graphs.offline.model.READ_SOURCES)
 MIN_PARAGRAPH_CHARS = 40
@@ -62,9 +62,7 @@ def code_block(code: str, cite: str) -> str:
     block early; CommonMark lets a longer run of backticks fence it in.
     """
     suffix = PurePosixPath(cite.rsplit(":", 1)[0]).suffix.lower()
-    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}{_FENCE_LANGUAGES.get(suffix, '')}\n{code}\n{fence}"
+    return fence_code(code, _FENCE_LANGUAGES.get(suffix, ""))
 
 
 def paragraphs(text: str) -> list[str]:

@@ -18,11 +18,10 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from graphs.messages import current_turn
 from graphs.offline.answer import compose_deep_answer, source_failures
 from graphs.offline.language import phrase, resolve_language
-from graphs.offline.model import OfflineChatModel
+from graphs.offline.model import SEARCH_TOOLS, OfflineChatModel
 from graphs.offline.passages import code_block, select_passages
 from tools.text import identifiers_in, query_terms
 
-SEARCH_TOOLS = frozenset({"search_docs", "search_support_articles", "search_code"})
 READ_TOOLS = frozenset({"get_doc_page", "get_article_content", "read_code_file"})
 
 

@@ -84,14 +84,20 @@ _MARKUP_RES = (
     (re.compile(r"^\s*(?:!!!|\?\?\?\+?|===[!+]?|/{3,}|:{3,}|\.\.)\s*"), ""),
     (re.compile(r":[\w:-]+:`([^`]*)`"), r"\1"),
     (re.compile(r"--8<--\s*\S*"), ""),
-    (re.compile(r"\*\*|__|<[^<>]+>"), ""),
 )
+# Bold and HTML tags: gone from a heading; kept in a model's prompt (`List<int>` is a type there).
+_EMPHASIS_RE = re.compile(r"\*\*|__|</?[a-z][a-z0-9]*\b[^<>]*>")
 
 
-def clean_topic(topic: str) -> str:
-    """A heading as plain words: no ids, link targets, directive or block markers, tags or bold."""
+def clean_topic(topic: str, emphasis: bool = True) -> str:
+    """A heading as plain words: no ids, link targets, directive or block markers, tags or bold.
+
+    `emphasis=False` leaves bold and tags alone (a model's suggested prompt).
+    """
     for pattern, repl in _MARKUP_RES:
         topic = pattern.sub(repl, topic)
+    if emphasis:
+        topic = _EMPHASIS_RE.sub("", topic)
     return re.sub(r"\s+", " ", topic).strip(" :.-—")
 
 

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from tests.fixtures.live_site import serve_handler
 from tools.kb import create_kb_tools
 from tools.sources.docs_http import LlmsTxtCorpus
 from tools.sources.kb_http import HelpCenterKnowledgeBase
@@ -79,14 +79,8 @@ def _serve(site: Site) -> Iterator[str]:
             self.end_headers()
             self.wfile.write(body)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_handler(Handler) as url:
+        yield url
 
 
 ARTICLES: dict[str, dict[str, Any]] = {

@@ -22,7 +22,6 @@ from tools.search.fusion import fuse, lexical_weight, unread_words
 from tools.search.phrases import RERANK_DEPTH
 from tools.search.vectors import VectorStore
 from tools.settings import REPO_ROOT
-from tools.sources.hidden import strip_hidden
 from tools.sources.mdx import Page
 from tools.sources.profiles import SiteOptions, detect_site
 from tools.sources.readers import has_reader, read_page
@@ -143,9 +142,7 @@ class FolderPages:
         unless the question is about a release: `FolderCorpus.ranked`).
         """
         rel = self.paths[key]
-        # Hidden text (tools/sources/hidden.py) goes before any reader sees the file.
-        clean = strip_hidden(raw.decode("utf-8", errors="replace")).encode()
-        page = read_page(rel, clean, self.site, self.root, self.language)
+        page = read_page(rel, raw, self.site, self.root, self.language)
         nav_title = self.site.title_for(rel)
         if nav_title:
             page.title = nav_title
@@ -171,7 +168,12 @@ class FolderPages:
 
 
 class FolderCorpus:
-    """Markdown files under `root`, indexed lazily and incrementally on first use.
+    """The pages under `root`, indexed lazily and incrementally on first use.
+
+    `site` is the folder's site profile; by default a docs folder's is detected from its config
+    files (tools/sources/profiles.py, with `url_rule` put over it) and a KB folder is plain
+    Markdown. `hide_release_notes` keeps release notes pages out of rankings for questions that
+    are not about a release.
 
     `key_for` maps a relative path to the key users cite (the path itself for docs, the path
     without extension for KB article ids); `collection_for` gives a file's collection. A large
@@ -386,13 +388,11 @@ class FolderCorpus:
         (tools/sources/release_notes.py): a long changelog names every feature once, and would
         otherwise answer every question with a one-line entry.
         """
-        hits = self._ranked(
-            query,
-            limit + (RERANK_DEPTH if self._hides(query, collections) else 0),
-            collections,
-            snippets,
-        )
-        if self._hides(query, collections):
+        limit = max(1, min(int(limit), 100))  # as the index clamps it
+        hits = self._ranked(query, limit, collections, snippets)
+        if self._hides(query, collections) and any(h.collection == RELEASE_NOTES for h in hits):
+            # Only then a deeper ranking, to fill the places the release pages leave.
+            hits = self._ranked(query, limit + RERANK_DEPTH, collections, snippets)
             hits = [h for h in hits if h.collection != RELEASE_NOTES]
         return hits[:limit]
 

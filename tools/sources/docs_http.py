@@ -36,8 +36,8 @@ from tools.search.storage import build_lock
 from tools.settings import LiveSourceSettings
 from tools.sources.corpus import FolderCorpus, UrlRule
 from tools.sources.hidden import strip_hidden
+from tools.sources.html_site import parse_html
 from tools.sources.http_fetch import SourceUnavailable, client_for, get, status_reason
-from tools.sources.kb_http import html_to_markdown
 from tools.sources.mdx import slugify
 
 log = logging.getLogger(__name__)
@@ -114,19 +114,19 @@ def suspicious_index(resp: httpx.Response, full_text: bool, base_url: str) -> st
 
 
 def html_page_markdown(url: str, html: str) -> str:
-    """The markdown of an HTML page an llms.txt links to: the one call the HTML reader sits behind.
+    """The Markdown of an HTML page an llms.txt links to, through the built-HTML reader.
 
-    Until the site HTML reader lands (tools/sources/html_site.py, its `Page` parser), the
-    help-center converter gives headings, lists, links and code; the title comes from
-    `<title>` when the body has no heading of its own.
+    `tools/sources/html_site.py` keeps the main content only (no navigation, header, footer or
+    hidden elements), with headings, lists, tables and code blocks in their language; hidden
+    text is dropped first. The page's title goes into front matter when the body has no
+    top heading of its own, so the Markdown reader that indexes the cached copy names it.
     """
     html = strip_hidden(html, html=True)
-    title_match = _TITLE_RE.search(html)
-    body = re.sub(r"<head\b.*?</head>", "", html, flags=re.I | re.S)
-    for tag in ("nav", "header", "footer", "aside"):
-        body = re.sub(rf"<{tag}\b.*?</{tag}>", "", body, flags=re.I | re.S)
-    text = html_to_markdown(body)
-    title = unescape(title_match.group(1)).strip() if title_match else ""
+    page = parse_html(url, html, url)
+    text = page.body
+    # Without a top heading the page's <title> names it better than its first subheading.
+    title_tag = _TITLE_RE.search(html)
+    title = unescape(title_tag.group(1)).strip() if title_tag else page.title
     if title and not text.lstrip().startswith("# "):
         return f"---\ntitle: {json.dumps(title)}\n---\n\n{text}\n"
     return text + "\n"

@@ -22,6 +22,7 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from tools.sources.mdx import Page, Section
+from tools.text import fence_code
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,10 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _DROP_TAGS = "script, style, noscript, template, iframe, object, embed, button, input, select, textarea, svg, canvas, link, meta"
 # Page furniture inside the main content (a `<header>` there is the article's own: kept).
 _DROP_INSIDE = "nav, aside, footer, [role=navigation], [role=search], [role=contentinfo], form"
-_HIDDEN = "[hidden], [aria-hidden=true], [style*='display:none'], [style*='display: none']"
+_HIDDEN = (
+    "[hidden], [aria-hidden=true], [style*='display:none'], [style*='display: none'], "
+    "[style*='visibility:hidden'], [style*='visibility: hidden']"
+)
 # Permalink markers next to headings: a link to a fragment whose text is one symbol.
 _PERMALINK_TEXT = {"¶", "#", "§", "🔗", "link", ""}
 _LANGUAGE_CLASS = re.compile(r"^(?:language|lang|highlight|sourceCode)-([\w+#.-]+)$")
@@ -69,8 +73,8 @@ def _language(pre: LexborNode) -> str:
     if code is not None:
         candidates.insert(0, code)
     parent = pre.parent
-    for _ in range(3):
-        if parent is None:
+    for _ in range(6):  # wrappers up to the code block's own box (a line-number table's)
+        if parent is None or parent.tag in {"section", "article", "main", "body"}:
             break
         candidates.append(parent)
         parent = parent.parent
@@ -167,6 +171,7 @@ class _Converter:
         def end_inline() -> None:
             text = _SPACE.sub(" ", "".join(inline)).strip()
             if text:
+                self.settle_anchors()
                 self.blocks.append(text)
             inline.clear()
 
@@ -208,15 +213,23 @@ class _Converter:
                 "dd",
             } or (tag == "dl" and child.css_first("dt[id]") is not None):
                 if self._is_admonition(child):
+                    self.settle_anchors()
                     self.blocks.extend(self.admonition(child))
                 else:
                     self.walk(child)
             elif tag == "details":
+                self.settle_anchors()
                 self.blocks.extend(self.details(child))
             else:
+                self.settle_anchors()
                 self.collect_ids(child)
                 self.blocks.extend(self.block(child))
         end_inline()
+
+    def settle_anchors(self) -> None:
+        """Empty anchors followed by text belong to the section they sit in, not the next one."""
+        self.current.ids.extend(self.pending_ids)
+        self.pending_ids = []
 
     @staticmethod
     def _is_empty_anchor(node: LexborNode) -> bool:
@@ -276,6 +289,9 @@ class _Converter:
             return [self.list_block(node, ordered=tag == "ol")]
         if tag == "dl":
             return [self.definitions(node)]
+        if tag == "table" and node.css_first("pre") is not None:
+            # A code block laid out as a table (line numbers in one cell, code in the other).
+            return [_fence(_code_text(pre), _language(pre)) for pre in node.css("pre")]
         if tag == "table":
             return self.table(node)
         if tag in {"blockquote", "figure", "li", "form"}:
@@ -386,10 +402,7 @@ def _code_text(pre: LexborNode) -> str:
 
 
 def _fence(text: str, language: str) -> str:
-    fence = "```"
-    while fence in text:
-        fence += "`"
-    return f"{fence}{language}\n{text.strip(chr(10)).rstrip()}\n{fence}"
+    return fence_code(text.strip(chr(10)).rstrip(), language)
 
 
 def _code_span(text: str) -> str:
@@ -472,7 +485,18 @@ class HtmlSite:
     (`guide/index.html` stays `guide/index.html`; set `base_url` to the folder's address).
     """
 
-    SKIP_DIRS = {"_static", "_sources", "_images", "_downloads", "assets", ".git", "search"}
+    # Generators' asset, source-copy and highlighted-source folders, and their index pages.
+    SKIP_DIRS = {
+        "_static",
+        "_sources",
+        "_images",
+        "_downloads",
+        "_modules",
+        "assets",
+        ".git",
+        "search",
+    }
+    SKIP_PAGES = {"search.html", "genindex.html", "py-modindex.html", "404.html"}
 
     def __init__(self, root: Path, base_url: str = "") -> None:
         self.root = root
@@ -485,11 +509,7 @@ class HtmlSite:
             dirnames[:] = sorted(d for d in dirnames if d not in self.SKIP_DIRS)
             rel_dir = Path(dirpath).relative_to(self.root).as_posix()
             for name in filenames:
-                if name.endswith((".html", ".htm")) and name not in {
-                    "search.html",
-                    "genindex.html",
-                    "404.html",
-                }:
+                if name.endswith((".html", ".htm")) and name not in self.SKIP_PAGES:
                     out.append(name if rel_dir == "." else f"{rel_dir}/{name}")
         return sorted(out)
 

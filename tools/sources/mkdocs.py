@@ -191,6 +191,22 @@ def rewrite_extensions(text: str) -> str:
     return "\n".join(_rewrite(text.split("\n")))
 
 
+_ADMONITION_LINE_RE = re.compile(
+    r'^[ \t]*(?:!!!|\?\?\?\+?)[ \t]*[\w-]+|^[ \t]*===[!+]?[ \t]*"', re.M
+)
+
+
+def rewrite_admonitions(text: str) -> str:
+    """Only the admonition, collapsible and tab blocks as plain Markdown, everything else as is.
+
+    For Markdown outside MkDocs, where these blocks still turn up (pages moved from an MkDocs
+    site); the rest of MkDocs' syntax is not rewritten there, as it may mean something else.
+    """
+    if not _ADMONITION_LINE_RE.search(text):
+        return text
+    return "\n".join(_rewrite(text.split("\n"), blocks_only=True))
+
+
 def _block_body(lines: list[str], start: int, indent: int) -> tuple[list[str], int]:
     """The indented body of a block opened at `start - 1` (lines indented deeper, or blank)."""
     body: list[str] = []
@@ -228,7 +244,7 @@ def _title_line(indent: str, kind: str | None, title: str | None) -> list[str]:
     return [f"{indent}**{text.strip()}**", ""] if text.strip() else []
 
 
-def _rewrite(lines: list[str]) -> list[str]:
+def _rewrite(lines: list[str], blocks_only: bool = False) -> list[str]:
     out: list[str] = []
     fence: str | None = None
     i = 0
@@ -246,11 +262,13 @@ def _rewrite(lines: list[str]) -> list[str]:
                 fence = None
                 out.append(line)
             else:
-                out.append(_ANNOTATION_RE.sub("", line))
+                out.append(line if blocks_only else _ANNOTATION_RE.sub("", line))
             continue
         if f:
             fence = f.group(2)
-            out.append(f.group(1) + f.group(2) + _fence_language(f.group(3)))
+            out.append(
+                line if blocks_only else f.group(1) + f.group(2) + _fence_language(f.group(3))
+            )
             continue
         block = _BLOCK_RE.match(line)
         if block and (block.group("kind") or block.group("title") is not None):
@@ -258,8 +276,11 @@ def _rewrite(lines: list[str]) -> list[str]:
             # The body is flattened to the left margin, not re-indented under a list item it may
             # sit in: four spaces would read as a code block to every later reader of the text.
             out.extend(_title_line("", block.group("kind"), block.group("title")))
-            out.extend(_rewrite(body))
+            out.extend(_rewrite(body, blocks_only))
             out.append("")
+            continue
+        if blocks_only:
+            out.append(line)
             continue
         slash = _SLASH_OPEN_RE.match(line)
         if slash:

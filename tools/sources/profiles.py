@@ -159,7 +159,7 @@ def _nav_pages(entries: Any) -> Iterator[tuple[str, str]]:
     """(page path, nav title) of a MkDocs `nav`, in order; links to other sites left out."""
     if isinstance(entries, str):
         if "://" not in entries and not entries.startswith(("/", "#")):
-            yield entries.lstrip("./"), ""
+            yield entries.removeprefix("./"), ""
     elif isinstance(entries, list):
         for entry in entries:
             yield from _nav_pages(entry)
@@ -172,19 +172,13 @@ def _nav_pages(entries: Any) -> Iterator[tuple[str, str]]:
                 yield from _nav_pages(value)
 
 
-def _extension_config(config: dict[str, Any], name: str) -> dict[str, Any] | None:
-    """The options of one `markdown_extensions` entry ({} when listed bare), None when not listed."""
-    for entry in config.get("markdown_extensions") or []:
-        if entry == name:
-            return {}
-        if isinstance(entry, dict) and name in entry:
-            value = entry[name]
-            return value if isinstance(value, dict) else {}
-    return None
+def _listed_config(config: dict[str, Any], key: str, name: str) -> dict[str, Any] | None:
+    """The options of one entry of a `markdown_extensions` or `plugins` list.
 
-
-def _plugin_config(config: dict[str, Any], name: str) -> dict[str, Any] | None:
-    for entry in config.get("plugins") or []:
+    {} when the entry is listed bare, None when it is not listed: both lists take a name or a
+    one-key mapping of a name to its options.
+    """
+    for entry in config.get(key) or []:
         if entry == name:
             return {}
         if isinstance(entry, dict) and name in entry:
@@ -195,7 +189,7 @@ def _plugin_config(config: dict[str, Any], name: str) -> dict[str, Any] | None:
 
 def _mkdocs_slug(config: dict[str, Any]) -> str:
     """The toc extension's slug rule: Python-Markdown's default, or its Unicode variant."""
-    toc = _extension_config(config, "toc") or {}
+    toc = _listed_config(config, "markdown_extensions", "toc") or {}
     named = str(toc.get("slugify") or "")
     return (
         "python-markdown-unicode"
@@ -226,7 +220,7 @@ def mkdocs_site(root: Path, config_path: Path | None) -> Site:
         page_dir = docs_dir.relative_to(root).as_posix() + "/"
     directory_urls = config.get("use_directory_urls", True) is not False
     nav_entries = list(_nav_pages(config.get("nav"))) if config.get("nav") else []
-    snippets = _extension_config(config, "pymdownx.snippets")
+    snippets = _listed_config(config, "markdown_extensions", "pymdownx.snippets")
     base_paths = (snippets or {}).get("base_path", ["."])
     base_paths = [base_paths] if isinstance(base_paths, str) else list(base_paths or ["."])
     snippet_dirs = tuple(str((project / str(p)).resolve()) for p in base_paths)
@@ -242,7 +236,7 @@ def mkdocs_site(root: Path, config_path: Path | None) -> Site:
         if custom.is_relative_to(docs_dir) and custom != docs_dir:
             not_pages.append(custom.relative_to(docs_dir).as_posix() + "/**")
     exclude = list(_gitignore_globs(config.get("exclude_docs")))
-    excluded = _plugin_config(config, "exclude")
+    excluded = _listed_config(config, "plugins", "exclude")
     if excluded:
         globs = excluded.get("glob") or []
         exclude.extend(str(g) for g in ([globs] if isinstance(globs, str) else globs))

@@ -12,8 +12,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from tools.sources.hidden import strip_hidden, strip_invisible
 from tools.sources.mdx import Page, parse_markdown
-from tools.sources.mkdocs import SnippetFiles, parse_mkdocs
+from tools.sources.mkdocs import SnippetFiles, parse_mkdocs, rewrite_admonitions
 from tools.sources.site import Site
 
 ReaderFn = Callable[[str, str, Site, Path, str], Page]
@@ -21,6 +22,7 @@ ReaderFn = Callable[[str, str, Site, Path, str], Page]
 
 def read_markdown(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
     """Markdown / MDX (CommonMark + GFM, Mintlify and Docusaurus components, MDX imports)."""
+    text = rewrite_admonitions(text)  # `!!! note` blocks also turn up outside MkDocs
     return parse_markdown(rel, text, language, site.slug, lambda spec: load_import(spec, rel, root))
 
 
@@ -54,7 +56,15 @@ def read_mkdocs(rel: str, text: str, site: Site, root: Path, language: str) -> P
     dirs = site.snippet_dirs or (site.project_root or str(root), str(root))
     files = SnippetFiles(tuple(dirs), site.project_root or str(root))
     page_dir = (root / rel).parent
-    return parse_mkdocs(rel, text, language, site.slug, files, page_dir)
+    page = parse_mkdocs(rel, text, language, site.slug, files, page_dir)
+    stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if page.title == stem:  # no nav title, front matter title or H1: MkDocs' name from the file
+        folder = rel.rsplit("/", 2)[-2] if "/" in rel else ""
+        name = folder if stem.lower() in ("index", "readme") and folder else stem
+        page.title = name.replace("-", " ").replace("_", " ").strip().capitalize() or page.title
+        if page.sections and page.sections[0].level == 0:
+            page.sections[0].heading = page.title
+    return page
 
 
 def read_rst(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
@@ -91,6 +101,18 @@ def decode(raw: bytes) -> str:
     return raw.decode("utf-8-sig", errors="replace")
 
 
+def clean_text(reader: str, text: str) -> str:
+    """Hidden text dropped before any reader sees it (tools/sources/hidden.py).
+
+    Markdown-based formats get the whole cleaning (hidden HTML, comments, unreadable front matter,
+    invisible characters); HTML its HTML mode; reStructuredText, whose comments and raw blocks
+    docutils itself keeps out of the text, only the invisible characters.
+    """
+    if reader == "rst":
+        return strip_invisible(text)
+    return strip_hidden(text, html=reader == "html")
+
+
 def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Page:
     """The page of one file, read by the reader its site profile names for it.
 
@@ -99,5 +121,5 @@ def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Pa
     """
     name = site.reader_for(rel)
     reader = READERS.get(name or "", read_markdown)
-    text = decode(raw)
+    text = clean_text(name or "markdown", decode(raw))
     return reader(rel.replace(os.sep, "/"), text, site, root, language)

@@ -7,20 +7,24 @@ targets (`.. _label:`) are moved onto the next element by docutils' own `Propaga
 section's ids are its title id followed by its labels. The text of each section is Markdown with
 fenced code blocks that keep their language; roles show their text, directives their content.
 A file docutils cannot parse is kept as plain text with a warning, never dropped.
+
+Limits (no Sphinx build): autodoc docstrings are not in the source (the object's ids are kept);
+a bare `:ref:` to another page shows its label as words, not that section's title; the content
+of a false `only` branch is not parsed, so ids it would have consumed are not counted.
 """
 
 from __future__ import annotations
 
 import copy
+import gc
 import logging
-import unicodedata
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from docutils import frontend, nodes, statemachine, utils
-from docutils.parsers.rst import Parser, tableparser
-from docutils.parsers.rst import states as rst_states
+from docutils import frontend, nodes, utils
+from docutils.parsers.rst import Parser
 from docutils.transforms.references import PropagateTargets
 
 from tools.sources.mdx import Page, Section
@@ -33,6 +37,7 @@ from tools.sources.rst_sphinx import (
     register_directives,
     sphinx_inliner,
 )
+from tools.text import fence_code
 
 log = logging.getLogger(__name__)
 
@@ -60,46 +65,11 @@ _SKIPPED = (
     nodes.transition,
     nodes.meta,
 )
+_SPACES = re.compile(r"[ \n]{2,}|\n")
+_DOCINFO = re.compile(r":\w+:")  # Sphinx's own test for a file-wide field line
 _SPHINX_SUBSTITUTIONS = {"version", "release", "today"}
 _DEFAULT_HIGHLIGHT = {"default", "python3", "none", ""}
 _settings_template: Any = None
-
-
-def _install_ascii_fast_paths() -> None:
-    """Same results, less time: docutils' per-character width scans, skipped for ASCII text.
-
-    docutils measures every table line character by character (combining and East Asian wide
-    characters) once per cell, which makes a generated page with a 2,000-row table take seconds;
-    an ASCII string has neither kind of character, so the scan's answer is known.
-    """
-    if getattr(utils, "_docs_agent_fast_paths", False):
-        return
-    column_indices = utils.column_indices
-    strip_combining = utils.strip_combining_chars
-
-    def fast_column_indices(text: str) -> Any:
-        return range(len(text)) if text.isascii() else column_indices(text)
-
-    def fast_strip_combining(text: str) -> str:
-        return text if text.isascii() else strip_combining(text)
-
-    def fast_pad_double_width(self: statemachine.StringList, pad_char: str) -> None:
-        # docutils' loop (append `pad_char` after each wide character), line by line.
-        for i, line in enumerate(self.data):
-            if isinstance(line, str) and not line.isascii():
-                self.data[i] = "".join(
-                    c + pad_char if unicodedata.east_asian_width(c) in "WF" else c for c in line
-                )
-
-    utils.column_indices = fast_column_indices
-    utils.strip_combining_chars = fast_strip_combining
-    rst_states.strip_combining_chars = fast_strip_combining
-    tableparser.strip_combining_chars = fast_strip_combining
-    statemachine.StringList.pad_double_width = fast_pad_double_width
-    utils._docs_agent_fast_paths = True
-
-
-_install_ascii_fast_paths()
 
 
 def _settings(source_path: str, state: ParseState) -> Any:
@@ -157,6 +127,11 @@ def parse_rst(
     are resolved from it, confined to `options.root`).
     """
     options = options or RstOptions()
+    # The cycle collector would walk the growing doctree (nodes point to their parents) again
+    # and again while it is built; the tree is taken apart after it is read (`_release`), so
+    # collection is paused for the parse only and the next automatic run takes what is left.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         return _parse(path, text, options, source_path)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
@@ -164,6 +139,9 @@ def parse_rst(
         title = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         section = Section(title, 1, text.strip(), "")
         return Page(path, title, "", [section], {"plain": True, "warnings": [str(exc)]})
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _parse(path: str, text: str, options: RstOptions, source_path: Path | None) -> Page:
@@ -173,7 +151,9 @@ def _parse(path: str, text: str, options: RstOptions, source_path: Path | None) 
     source = str(source_path) if source_path else path
     register_directives(text, options)
     document = utils.new_document(source, _settings(source, state))
-    Parser(inliner=sphinx_inliner()).parse(text.replace("\r\n", "\n"), document)
+    Parser(inliner=sphinx_inliner()).parse(
+        _with_prolog(text.replace("\r\n", "\n"), options), document
+    )
     fields = page_field_list(document)
     PropagateTargets(document).apply()
 
@@ -198,7 +178,45 @@ def _parse(path: str, text: str, options: RstOptions, source_path: Path | None) 
     if includes:
         meta["includes"] = includes
     description = str(state.meta.get("description", "")).strip()
+    _release(document)
     return Page(path, title, description, sections, meta)
+
+
+def _release(document: nodes.document) -> None:
+    """Break the doctree's links so it is freed at once, not by the cycle collector.
+
+    Every node points to its parent and the document keeps maps of its nodes: left alone, each
+    parsed page is cyclic garbage that the collector must walk (a fifth of the corpus's parse
+    time). The records hold no node, so the tree is taken apart once it has been read.
+    """
+    stack: list[nodes.Node] = [document]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, nodes.Element):
+            stack.extend(node.children)
+            node.children = []
+        node.parent = None
+    vars(document).clear()
+
+
+def _with_prolog(text: str, options: RstOptions) -> str:
+    """The page with conf.py's `rst_prolog` after its file-wide fields, `rst_epilog` at the end.
+
+    Where Sphinx puts them: a project defines substitutions and link targets there.
+    """
+    if not options.prolog and not options.epilog:
+        return text
+    lines = text.split("\n")
+    start = 0
+    while start < len(lines) and _DOCINFO.match(lines[start]):
+        start += 1  # the field list (`:orphan:`) stays first
+    head, rest = "\n".join(lines[:start]), "\n".join(lines[start:])
+    parts = (
+        [head, options.prolog, rest, options.epilog]
+        if head
+        else [options.prolog, rest, options.epilog]
+    )
+    return "\n\n".join(p for p in parts if p) + "\n"
 
 
 def _relative(path: str, root: Path | None) -> str:
@@ -463,7 +481,8 @@ class _Renderer:
         `plain` (headings) keeps code spans but writes emphasis and links as their words.
         """
         if isinstance(node, nodes.Text):
-            return str(node.astext()).replace("\n", " ")  # astext: backslash escapes resolved
+            # astext: backslash escapes resolved; line breaks and runs of spaces read as one space
+            return _SPACES.sub(" ", str(node.astext()))
         assert isinstance(node, nodes.Element)
         if isinstance(node, nodes.literal):
             return _code_span(node.astext())
@@ -569,10 +588,7 @@ _NO_IDS = (nodes.system_message, nodes.problematic, nodes.Text)
 
 
 def _fence(text: str, language: str) -> str:
-    fence = "```"
-    while fence in text:
-        fence += "`"
-    return f"{fence}{language}\n{text.rstrip()}\n{fence}"
+    return fence_code(text.rstrip(), language)
 
 
 def _code_span(text: str) -> str:

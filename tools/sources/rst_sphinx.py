@@ -38,7 +38,8 @@ class RstOptions:
 
     `root` confines `include`/`literalinclude` to the docs folder (None refuses them all);
     `crossref_types` are `app.add_crossref_type` names (a bare target `std-NAME-x`) and
-    `object_types` are `app.add_object_type` names (a described object `NAME-x`).
+    `object_types` are `app.add_object_type` names (a described object `NAME-x`);
+    `prolog` / `epilog` are conf.py's `rst_prolog` / `rst_epilog`, read with every page.
     """
 
     root: Path | None = None
@@ -48,6 +49,9 @@ class RstOptions:
     substitutions: Mapping[str, str] = field(default_factory=dict)
     crossref_types: frozenset[str] = frozenset()
     object_types: frozenset[str] = frozenset()
+    prolog: str = ""
+    epilog: str = ""
+    function_parentheses: bool = True
 
 
 @dataclass
@@ -694,10 +698,15 @@ class PyObject(ObjectDirective):
     """Python domain objects and autodoc: id is the dotted name, inside the current module/class."""
 
     def _fullname(self, signature: str) -> str:
+        """The dotted name Sphinx gives the object (its id), as autodoc resolves it.
+
+        A dotted name in a module-level autodoc directive (`autofunction pkg.f`) is absolute;
+        in a class-level one (`automethod Cls.m`) the class sits in the current module.
+        """
         m = _PY_NAME.match(signature)
         name = m.group("name") if m else signature.split("(")[0].strip()
         st = self.parse_state
-        if self.name.startswith("auto") and "." in name:
+        if self.name in _AUTODOC_MODULE_LEVEL and "." in name:
             return name
         prefix = ".".join(p for p in (st.module, *st.classes) if p)
         if prefix and not name.startswith(prefix + "."):
@@ -829,6 +838,9 @@ def _code_like(language: str) -> type[CodeLike]:
     return type(f"CodeLike_{language or 'text'}", (CodeLike,), {"language": language})
 
 
+_AUTODOC_MODULE_LEVEL = frozenset(
+    {"autofunction", "autoclass", "autoexception", "autodata", "autodecorator", "automodule"}
+)
 _PY_OBJECTS = (
     "function class method attribute data exception decorator decoratormethod "
     "classmethod staticmethod property type"
@@ -1000,15 +1012,18 @@ def _literal(rawtext: str, text: str) -> nodes.literal:
 RoleResult = tuple[list[nodes.Node], list[nodes.system_message]]
 
 
-def code_xref_role(name: str, rawtext: str, text: str) -> RoleResult:
-    """`:func:`~pkg.mod.f`` → `f()`; `:class:`title <X>`` → `title`: shown as inline code."""
+def code_xref_role(name: str, rawtext: str, text: str, parentheses: bool = True) -> RoleResult:
+    """`:func:`~pkg.mod.f`` → `f()`; `:class:`title <X>`` → `title`: shown as inline code.
+
+    `parentheses`: conf.py's `add_function_parentheses` (Sphinx's default adds them).
+    """
     title, target, explicit = split_title(text)
     if not explicit:
         title = title.lstrip("!")
         if title.startswith("~"):
             title = title[1:].rsplit(".", 1)[-1]
         title = title.lstrip(".")
-        if name in _CALLABLE_ROLES and not title.endswith(")"):
+        if parentheses and name in _CALLABLE_ROLES and not title.endswith(")"):
             title += "()"
     if name in {"file", "samp"}:
         title = title.replace("{", "").replace("}", "")
@@ -1016,7 +1031,8 @@ def code_xref_role(name: str, rawtext: str, text: str) -> RoleResult:
 
 
 def _humanize(label: str) -> str:
-    return " ".join(label.replace("-", " ").replace("_", " ").split())
+    """A label or document name as words (`pip:index` of another project → `pip index`)."""
+    return " ".join(label.replace("-", " ").replace("_", " ").replace(":", " ").split())
 
 
 def text_xref_role(name: str, rawtext: str, text: str) -> RoleResult:
@@ -1030,7 +1046,8 @@ def text_xref_role(name: str, rawtext: str, text: str) -> RoleResult:
     if not explicit:
         title = title.lstrip("!~")
         if name == "doc":
-            title = _humanize(title.rstrip("/").rsplit("/", 1)[-1])
+            project, _, doc = title.rpartition(":")  # an intersphinx target: `pip:index`
+            title = _humanize(f"{project} {doc.rstrip('/').rsplit('/', 1)[-1]}")
         elif name in {"ref", "numref", "keyword"}:
             node["reflabel"] = nodes.make_id(nodes.fully_normalize_name(target.lstrip("!~")))
             title = _humanize(title)
@@ -1087,7 +1104,8 @@ def sphinx_role(name: str, options: RstOptions) -> Callable[[str, str, str], Rol
     if base in _DOCUTILS_FIRST:
         return None
     if base in options.crossref_types or base in options.object_types or base in _CODE_ROLES:
-        return lambda _n, raw, text: code_xref_role(base, raw, text)
+        parens = options.function_parentheses
+        return lambda _n, raw, text: code_xref_role(base, raw, text, parens)
     if base in _TEXT_XREF_ROLES:
         return lambda _n, raw, text: text_xref_role(base, raw, text)
     if base in _EXTERNAL_ROLES:

@@ -39,6 +39,10 @@ class SphinxConfig:
     exclude_patterns: tuple[str, ...] = ()
     templates_path: tuple[str, ...] = ()
     source_suffixes: tuple[str, ...] = (".rst",)
+    rst_suffixes: tuple[str, ...] = (".rst",)
+    rst_prolog: str = ""
+    rst_epilog: str = ""
+    add_function_parentheses: bool = True
     default_role: str = ""
     highlight_language: str = ""
     extensions: tuple[str, ...] = ()
@@ -55,6 +59,9 @@ class SphinxConfig:
             substitutions=dict(self.substitutions),
             crossref_types=self.crossref_types,
             object_types=self.object_types,
+            prolog=self.rst_prolog,
+            epilog=self.rst_epilog,
+            function_parentheses=self.add_function_parentheses,
         )
 
 
@@ -113,6 +120,12 @@ def read_conf(path: Path) -> SphinxConfig:
                 values[stmt.target.id] = old + extra
     crossref, objects = _setup_types(tree)
     suffixes = _strings(values.get("source_suffix")) or (".rst",)
+    suffix_map = values.get("source_suffix")
+    rst_suffixes = (
+        tuple(k for k, v in suffix_map.items() if v in {"restructuredtext", "rst"})
+        if isinstance(suffix_map, dict)
+        else tuple(s for s in suffixes if s in {".rst", ".rest", ".txt"})
+    )
     substitutions = {
         k: values[k] for k in ("version", "release", "today") if isinstance(values.get(k), str)
     }
@@ -123,6 +136,10 @@ def read_conf(path: Path) -> SphinxConfig:
         exclude_patterns=_strings(values.get("exclude_patterns")),
         templates_path=_strings(values.get("templates_path")),
         source_suffixes=tuple(s for s in suffixes if s.startswith(".")) or (".rst",),
+        rst_suffixes=rst_suffixes or (".rst",),
+        rst_prolog=str(values.get("rst_prolog") or ""),
+        rst_epilog=str(values.get("rst_epilog") or ""),
+        add_function_parentheses=values.get("add_function_parentheses", True) is not False,
         default_role=str(values.get("default_role") or ""),
         highlight_language=str(values.get("highlight_language") or ""),
         extensions=_strings(values.get("extensions")),
@@ -249,6 +266,10 @@ class SphinxSite:
             if rel_path.endswith(suffix):
                 return rel_path[: -len(suffix)]
         return rel_path.rsplit(".", 1)[0]
+
+    def is_rst(self, rel_path: str) -> bool:
+        """Whether the file is reStructuredText (a Sphinx site may also hold MyST Markdown)."""
+        return rel_path.endswith(self.config.rst_suffixes)
 
     def url_for(self, rel_path: str) -> str:
         """The built page's address: `html_baseurl` + docname + `.html` (the canonical link)."""

@@ -11,10 +11,13 @@ from server.local_stack import aegra_config
 from tools.settings import REPO_ROOT
 
 
-def test_aegra_json_is_langgraph_json_plus_the_memories_store_scope() -> None:
+def test_aegra_json_is_langgraph_json_plus_the_store_scopes() -> None:
     committed = json.loads((REPO_ROOT / "aegra.json").read_text())
     assert committed == aegra_config(REPO_ROOT / "langgraph.json")
-    assert committed["store"]["scopes"] == {"memories": ["namespace_label"]}
+    assert committed["store"]["scopes"] == {
+        "memories": ["namespace_label"],
+        "answers_report": ["report_scope"],
+    }
 
 
 def test_compose_serves_aegra_json_after_the_index_on_pinned_aegra() -> None:

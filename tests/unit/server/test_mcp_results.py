@@ -92,3 +92,19 @@ def test_middleware_reshapes_mcp_replies_only() -> None:
     assert client.post("/x", content=b"{}").text == repr({"answer": "x", "sources": []})
     broken = client.post("/mcp", content=b"not json")  # reaches the app as it was sent
     assert broken.status_code == 400 and broken.json() == {"error": "Invalid JSON"}
+
+
+def test_a_large_reply_is_reshaped_too() -> None:
+    big = ANSWER + "x" * 200_000  # past the size parsed on the event loop
+    out = reshape_call_result(_call_result({"answer": big, "sources": []}))
+    assert out["structuredContent"]["answer"] == big
+
+    async def mcp(request: Request) -> JSONResponse:
+        message = json.loads(await request.body())
+        result = _call_result({"answer": big, "sources": []})
+        return JSONResponse({"jsonrpc": "2.0", "id": message["id"], "result": result})
+
+    app = Starlette(routes=[Route("/mcp", mcp, methods=["POST"])])
+    client = TestClient(McpResultsMiddleware(app))
+    call = client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/call"}).json()
+    assert call["result"]["content"][0]["text"] == big

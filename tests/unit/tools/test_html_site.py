@@ -44,7 +44,7 @@ def test_a_sphinx_page() -> None:
         "Example docs",
         "Home",
         "Copyright",
-        "Invisible text",
+        "Invisible",
         "DOCUMENTATION_OPTIONS",
         "¶",
     ):
@@ -119,3 +119,19 @@ def test_tabs_keep_every_panel_and_their_names() -> None:
     assert "```bash\npip install x\n```" in text and "```bash\nuv add x\n```" in text
     assert "- pip\n- uv" in text
     assert "**Linux**\n\napt" in text
+
+
+def test_an_empty_anchor_opens_the_section_it_sits_in() -> None:
+    html = """<main><section id="a"><h2>A</h2><span id="index-0"></span><p>Text.</p></section>
+    <section id="b"><span id="label-b"></span><h2>B</h2><p>More.</p></section></main>"""
+    page = parse_html("a.html", html)
+    assert [(s.anchor, s.ids) for s in page.sections] == [("a", ("index-0",)), ("b", ("label-b",))]
+
+
+def test_a_code_table_with_line_numbers_is_a_code_block() -> None:
+    html = """<main><h1 id="x">X</h1><div class="language-python highlight"><table class="highlighttable">
+    <tr><td class="linenos"><div class="linenodiv"><pre><span class="normal">1</span>
+<span class="normal">2</span></pre></div></td><td class="code"><div><pre><span></span><code>a = 1
+b = 2
+</code></pre></div></td></tr></table></div></main>"""
+    assert parse_html("x.html", html).sections[0].text == "```python\na = 1\nb = 2\n```"

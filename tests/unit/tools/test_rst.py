@@ -367,6 +367,27 @@ def test_object_descriptions_are_sections_with_the_sites_ids() -> None:
     assert not leftovers(page)
 
 
+def test_python_objects_get_their_dotted_names() -> None:
+    text = (
+        "T\n=\n\n.. currentmodule:: pytest\n\n.. autoclass:: Mark\n\n   Text.\n\n"
+        ".. automethod:: Config.getoption\n\n   Text.\n\n"
+        ".. autofunction:: _pytest.capture.capsys\n\n   Text.\n\n"
+        ".. class:: Foo\n\n   .. method:: bar()\n\n      Text.\n\n"
+        ".. option:: -k EXPR\n\n   Text.\n\n.. program:: pytest-xdist\n\n"
+        ".. option:: -n NUM, --numprocesses=NUM\n\n   Text.\n"
+    )
+    page = parse_rst("api.rst", text, SPHINX)
+    assert [anchors(s) for s in page.sections[1:]] == [
+        ("pytest.Mark",),
+        ("pytest.Config.getoption",),
+        ("_pytest.capture.capsys",),
+        ("pytest.Foo",),
+        ("pytest.Foo.bar",),
+        ("cmdoption-k",),
+        ("cmdoption-pytest-xdist-n", "cmdoption-pytest-xdist-numprocesses"),
+    ]
+
+
 def test_sphinx_ids_keep_case_dots_and_underscores() -> None:
     assert sphinx_make_id("envvar-CI") == "envvar-CI"
     assert sphinx_make_id("std:hook-pytest_addoption") == "std-hook-pytest_addoption"
@@ -517,3 +538,21 @@ def test_a_parser_failure_keeps_the_page_as_plain_text(monkeypatch: pytest.Monke
     assert page.meta["plain"] is True
     assert "Body text." in page.sections[0].text
     assert page.title == "x"
+
+
+def test_the_cycle_collector_is_left_as_it_was() -> None:
+    import gc
+
+    parse_rst("a.rst", "T\n=\n\ntext\n", SPHINX)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        parse_rst("a.rst", "T\n=\n\ntext\n", SPHINX)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_prose_spacing_is_normalised_but_code_keeps_its_own() -> None:
+    page = parse_rst("s.rst", "T\n=\n\nOne.  Two\nthree ``a  b``.\n\n::\n\n    x  =  1\n", SPHINX)
+    assert page.sections[0].text == "One. Two three `a  b`.\n\n```\nx  =  1\n```"

@@ -16,7 +16,7 @@ FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "sphinx_site"
 
 
 def test_conf_py_is_read_not_executed() -> None:
-    # The fixture's conf.py starts by importing a module that does not exist.
+    # The fixture's conf.py imports a module that does not exist.
     config = read_conf(FIXTURE / "conf.py")
     assert config.html_baseurl == "https://docs.example.org/en/stable/"
     assert config.root_doc == "index"
@@ -78,3 +78,23 @@ def test_page_by_page_reader_matches_the_site() -> None:
     assert read_sphinx_page("reference.rst", text, FIXTURE) == SphinxSite(FIXTURE).parse(
         "reference.rst"
     )
+
+
+def test_prolog_epilog_and_markdown_suffixes(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text(
+        "source_suffix = {'.rst': 'restructuredtext', '.md': 'markdown'}\n"
+        "rst_epilog = '.. |project| replace:: Example'\n"
+        "rst_prolog = '.. _`shared link`: https://example.org'\n"
+        "add_function_parentheses = False\n"
+    )
+    (tmp_path / "page.rst").write_text(
+        ":orphan:\n\nTitle\n=====\n\nAbout |project|, :func:`run`.\n"
+    )
+    (tmp_path / "notes.md").write_text("# Notes\n")
+    site = SphinxSite(tmp_path)
+    assert site.source_files() == ["notes.md", "page.rst"]
+    assert [site.is_rst(f) for f in site.source_files()] == [False, True]
+    assert site.url_for("notes.md") == "notes.html"
+    page = site.parse("page.rst")
+    assert page.meta["orphan"] is True
+    assert page.sections[0].text == "About Example, `run`."

@@ -19,6 +19,7 @@ def test_resilience_stack_is_in_shared_middleware() -> None:
 
     names = [type(m).__name__ for m in shared_middleware()]
     assert names == [
+        "TurnRecordMiddleware",
         "GuardrailsMiddleware",
         "ToolOutputSanitizerMiddleware",
         "TurnLimitMiddleware",

@@ -238,6 +238,12 @@ def test_offline_follow_ups_read_as_the_next_question_a_user_asks(
     assert follow_up_question(topic, page, "en") == question
 
 
+def test_model_suggestions_keep_what_is_no_markup() -> None:
+    reply = '{"suggests": [{"label": "List<int>", "prompt": "How do I validate a List<int>?"}]}'
+    got = parse_suggestions(reply, 3)[0]
+    assert (got["label"], got["prompt"]) == ("List<int>", "How do I validate a List<int>?")
+
+
 def test_model_suggestions_lose_markup_they_copied_from_headings() -> None:
     reply = '{"suggests": [{"label": "Check it { #check-it }", "prompt": "How do I use [BaseModel][pydantic.BaseModel]?"}]}'
     assert parse_suggestions(reply, 3) == [

@@ -127,3 +127,27 @@ def test_release_notes_pages_are_known_by_title_or_file_name(
 )
 def test_questions_about_a_release_are_told_apart(question: str, about: bool) -> None:
     assert about_release(question) is about
+
+
+def test_an_mkdocs_page_with_no_title_is_named_after_its_file_as_mkdocs_does() -> None:
+    from tools.sources.readers import read_page
+    from tools.sources.site import Site
+
+    site = Site(generator="mkdocs", slug="python-markdown")
+    root = Path("/nonexistent")
+    assert read_page("guides/getting_started.md", b"Text.", site, root, "python").title == (
+        "Getting started"
+    )
+    assert read_page("guides/index.md", b"Text.", site, root, "python").title == "Guides"
+    assert read_page("a.md", b"# Own title\n\nText.", site, root, "python").title == "Own title"
+
+
+def test_plain_markdown_reads_mkdocs_admonitions_but_leaves_the_rest() -> None:
+    from tools.sources.readers import read_page
+    from tools.sources.site import Site
+
+    raw = b"Intro.\n\n!!! note\n    Text search needs an index.\n\nSetext\n======\n\n{count}\n"
+    page = read_page("p.mdx", raw, Site(), Path("/nonexistent"), "python")
+    text = "\n".join(s.text for s in page.sections)
+    assert "**Note**" in text and "Text search needs an index." in text and "!!!" not in text
+    assert "{count}" in text  # an MDX expression is no attribute list

@@ -154,3 +154,19 @@ def test_sphinx_corpus_no_markup_in_titles_headings_or_snippet_prose(
                 leftovers(s.heading) + leftovers(snippet_prose(s.text)) + leftovers(s.text)
             )
     assert found == []
+
+
+def test_mintlify_corpus_no_markup_in_titles_headings_or_text(tmp_path: Path) -> None:
+    root = SHARED_CORPUS
+    if not (root / "docs" / "MANIFEST.jsonl").is_file():
+        pytest.skip(f"reference corpus not found at {root}")
+    corpus = FolderCorpus(root / "docs", "docs", tmp_path, UrlRule("https://docs.langchain.com"))
+    corpus.sync()
+    found = []
+    for key in corpus.index.keys():
+        page = corpus.get(key)
+        assert page is not None
+        found.extend(leftovers(page.title))
+        for s in page.sections:
+            found.extend(leftovers(s.heading) + leftovers(s.text))
+    assert found == []

@@ -1,0 +1,133 @@
+"""First answer token on the chat page after pressing Enter, in headless Chromium (offline model).
+
+    .venv/bin/python -m bench.page_first_token                   # dev and Aegra, 20 questions each
+    .venv/bin/python -m bench.page_first_token --engines dev --n 30
+
+Per engine: one fresh server (this checkout's docs and KB, offline model, index built before the
+first question), one browser page. For each question the page records `performance.now()` at the
+Enter keydown and when the answer's text first appears in the DOM; the difference is the figure.
+Side by side, on the same server and the same questions, the baseline: the same run started
+through the SDK (`runs.stream`, mode `messages`) and timed to its first `messages/partial` — the
+engine's own floor. The ratio page/baseline is what the page adds (thread creation on the first
+question, the fetch, SSE parsing, rendering).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+from bench.first_question import server  # noqa: E402
+from tests.e2e.browser import chromium  # noqa: E402
+
+QUESTIONS = [
+    "How do I stream tokens from a client?",
+    "How do I configure auth tokens?",
+    "Where is the checkpointer TTL set?",
+    "How do I run the server on Aegra?",
+    "What does the offline model do?",
+]
+
+PROBE = """
+window.__t = {};
+document.getElementById('question').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter') { window.__t = {enter: performance.now()}; }
+}, true);
+new MutationObserver(() => {
+  const bots = document.querySelectorAll('.msg.bot .body');
+  const last = bots[bots.length - 1];
+  if (last && last.textContent.length && window.__t.enter && !window.__t.first) {
+    window.__t.first = performance.now();
+  }
+}).observe(document.getElementById('log'), {subtree: true, childList: true, characterData: true});
+"""
+
+
+async def sdk_first_token(url: str, question: str) -> float:
+    """Seconds from starting a streamed run (existing thread) to its first answer text."""
+    from langgraph_sdk import get_client
+
+    client = get_client(url=url)
+    thread = await client.threads.create()
+    start = time.perf_counter()
+    first = float("nan")
+    # Read the stream to its end: the run must be over before the page asks (dev runs one job).
+    async for part in client.runs.stream(
+        thread["thread_id"],
+        "docs_agent",
+        input={"messages": [{"role": "user", "content": question}]},
+        stream_mode=["messages"],
+    ):
+        if first != first and part.event.startswith("messages/partial"):
+            if any(
+                m.get("type") in ("ai", "AIMessageChunk") and m.get("content")
+                for m in part.data or []
+            ):
+                first = time.perf_counter() - start
+    return first
+
+
+def measure(engine: str, n: int, root: Path) -> dict[str, Any]:
+    """Page and SDK first-token times on one fresh server of `engine`."""
+    tmp = root / engine
+    tmp.mkdir()
+    env = {"DOCS_AGENT_MODEL": "offline", "DOCS_AGENT_INDEX_DIR": str(tmp / "index")}
+    with server(engine, tmp, env) as (url, _logs), chromium(tmp) as browser:
+        asyncio.run(sdk_first_token(url, "warm up the index and the model"))
+        page = browser.new_page(url + "/chat?lang=en")
+        page.wait("window.docsAgentChat && window.docsAgentChat.ready", timeout=60)
+        page.js(PROBE)
+        page_s: list[float] = []
+        sdk_s: list[float] = []
+        for i in range(n):
+            question = QUESTIONS[i % len(QUESTIONS)] + f" ({i})"
+            if i % 5 == 0:
+                page.click("#new-thread")  # every fifth question on a new thread, as users do
+            done = page.js("document.querySelectorAll('.msg.bot[data-message-id]').length")
+            page.type_and_enter("#question", question)
+            page.wait("window.__t.first", timeout=120)
+            page_s.append(float(page.js("(window.__t.first - window.__t.enter) / 1000")))
+            page.wait(
+                f"document.querySelectorAll('.msg.bot[data-message-id]').length > {done}",
+                timeout=120,
+            )
+            sdk_s.append(asyncio.run(sdk_first_token(url, question)))
+        page_med, sdk_med = statistics.median(page_s), statistics.median(sdk_s)
+        return {
+            "engine": engine,
+            "n": n,
+            "page_first_token_median_s": round(page_med, 3),
+            "page_p90_s": round(sorted(page_s)[int(0.9 * (n - 1))], 3),
+            "sdk_first_token_median_s": round(sdk_med, 3),
+            "page_over_sdk": round(page_med / sdk_med, 2) if sdk_med else None,
+        }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--engines", default="dev,aegra")
+    parser.add_argument("--n", type=int, default=20)
+    args = parser.parse_args()
+    results = []
+    with tempfile.TemporaryDirectory() as root:
+        for engine in [e.strip() for e in args.engines.split(",") if e.strip()]:
+            try:
+                results.append(measure(engine, max(args.n, 1), Path(root)))
+            except Exception as exc:  # noqa: BLE001 — report an engine that cannot run, go on
+                results.append({"engine": engine, "error": str(exc)[:500]})
+            print(json.dumps(results[-1]), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

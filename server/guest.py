@@ -1,0 +1,267 @@
+"""Guest mode for a public docs site: short-lived signed identities for anonymous readers.
+
+Off unless `DOCS_AGENT_GUESTS=true` *and* `DOCS_AGENT_GUEST_SECRET` (≥ 32 bytes) are set; when
+off, `authenticate_guest` returns None for every request and nothing else changes.
+
+When on, `POST /chat/api/guest` (server/web/app.py) hands each browser a token
+`guest.<JWT>`: HS256 signed with the guest secret (PyJWT, audience `docs-agent-guest`, never
+accepted as a user JWT and vice versa), `sub` = `guest:<random>`, `addr` = a keyed hash of the
+caller's address, lifetime `DOCS_AGENT_GUEST_TTL_S` (default 1 h). A guest is an ordinary owner
+for server/auth.py: it sees only its own threads and store items.
+
+Limits keep one visitor from spending the model budget. They are counted per process in sliding
+windows (an in-memory dict of deques: a few bytes per recent request; with several replicas each
+counts its own share, so set the limits per replica):
+- new guest identities per address per hour (`DOCS_AGENT_GUEST_NEW_PER_ADDRESS_HOUR`, 10),
+- API requests per guest per minute (`DOCS_AGENT_GUEST_REQUESTS_PER_MINUTE`, 120),
+- runs per guest per hour (`DOCS_AGENT_GUEST_RUNS_PER_HOUR`, 20),
+- runs per address per hour, all its guests together (`DOCS_AGENT_GUEST_ADDRESS_RUNS_PER_HOUR`, 60).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import jwt
+from langgraph_sdk import Auth
+
+from server.identity import NAMESPACE_LABEL_FIELD, namespace_label
+
+PREFIX = "guest."
+AUDIENCE = "docs-agent-guest"
+IDENTITY_PREFIX = "guest:"
+PERMISSION = "guest"
+MIN_SECRET_BYTES = 32
+_TRUE = {"true", "1", "yes", "on"}
+
+
+class GuestConfigError(ValueError):
+    """Guest mode asked for but not configured safely: the start must fail."""
+
+
+class GuestLimitError(Exception):
+    """A guest or an address used up its allowance; `retry_after_s` says when to come back."""
+
+    def __init__(self, what: str, retry_after_s: int) -> None:
+        """Remember which limit was hit and when it frees up."""
+        super().__init__(f"Guest limit reached ({what}); try again in {retry_after_s} s.")
+        self.what = what
+        self.retry_after_s = retry_after_s
+
+
+@dataclass(frozen=True)
+class GuestConfig:
+    """Guest settings from the environment; `enabled` is False unless explicitly switched on."""
+
+    enabled: bool = False
+    secret: str = ""
+    ttl_s: int = 3600
+    new_per_address_hour: int = 10
+    requests_per_minute: int = 120
+    runs_per_hour: int = 20
+    address_runs_per_hour: int = 60
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> GuestConfig:
+        """Parse `DOCS_AGENT_GUEST*`; raise GuestConfigError when on without a strong secret."""
+        env = os.environ if env is None else env
+        enabled = (env.get("DOCS_AGENT_GUESTS") or "").strip().lower() in _TRUE
+        if not enabled:
+            return cls()
+        secret = env.get("DOCS_AGENT_GUEST_SECRET") or ""
+        if len(secret.encode()) < MIN_SECRET_BYTES:
+            raise GuestConfigError(
+                "DOCS_AGENT_GUESTS=true needs DOCS_AGENT_GUEST_SECRET of at least "
+                f"{MIN_SECRET_BYTES} bytes (a long random value, not shared with AUTH_JWT_SECRET)."
+            )
+        if secret == env.get("AUTH_JWT_SECRET"):
+            raise GuestConfigError("DOCS_AGENT_GUEST_SECRET must differ from AUTH_JWT_SECRET.")
+
+        def number(name: str, default: int) -> int:
+            raw = (env.get(name) or "").strip()
+            if not raw:
+                return default
+            try:
+                value = int(raw)
+            except ValueError:
+                raise GuestConfigError(f"{name} must be a whole number.") from None
+            if value <= 0:
+                raise GuestConfigError(f"{name} must be positive.")
+            return value
+
+        return cls(
+            enabled=True,
+            secret=secret,
+            ttl_s=number("DOCS_AGENT_GUEST_TTL_S", 3600),
+            new_per_address_hour=number("DOCS_AGENT_GUEST_NEW_PER_ADDRESS_HOUR", 10),
+            requests_per_minute=number("DOCS_AGENT_GUEST_REQUESTS_PER_MINUTE", 120),
+            runs_per_hour=number("DOCS_AGENT_GUEST_RUNS_PER_HOUR", 20),
+            address_runs_per_hour=number("DOCS_AGENT_GUEST_ADDRESS_RUNS_PER_HOUR", 60),
+        )
+
+
+class SlidingWindow:
+    """At most `limit` events per key in any `window_s` seconds (thread-safe, in memory)."""
+
+    def __init__(self, limit: int, window_s: float, clock: Any = time.monotonic) -> None:
+        """A window of `window_s` seconds allowing `limit` events per key."""
+        self.limit = limit
+        self.window_s = window_s
+        self._clock = clock
+        self._events: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def hit(self, key: str, what: str) -> None:
+        """Count one event for `key`, or raise GuestLimitError when the window is full."""
+        now = self._clock()
+        with self._lock:
+            events = self._events.setdefault(key, deque())
+            while events and events[0] <= now - self.window_s:
+                events.popleft()
+            if len(events) >= self.limit:
+                raise GuestLimitError(what, max(1, int(events[0] + self.window_s - now + 0.999)))
+            events.append(now)
+            if len(self._events) > 100_000:  # forget idle keys so memory stays bounded
+                for stale in [k for k, v in self._events.items() if not v]:
+                    del self._events[stale]
+
+
+class GuestService:
+    """Issues and verifies guest tokens and applies the guest limits."""
+
+    def __init__(self, config: GuestConfig, clock: Any = time.monotonic) -> None:
+        """Counters start empty; `clock` is injectable for tests."""
+        self.config = config
+        self._new = SlidingWindow(config.new_per_address_hour, 3600, clock)
+        self._requests = SlidingWindow(config.requests_per_minute, 60, clock)
+        self._runs = SlidingWindow(config.runs_per_hour, 3600, clock)
+        self._address_runs = SlidingWindow(config.address_runs_per_hour, 3600, clock)
+        self._address_of: dict[str, str] = {}
+
+    def address_key(self, address: str) -> str:
+        """A keyed hash of a client address: tokens and counters never hold the address itself."""
+        digest = hmac.new(self.config.secret.encode(), address.encode(), hashlib.sha256)
+        return digest.hexdigest()[:24]
+
+    def issue(self, address: str) -> dict[str, Any]:
+        """A new guest identity for a browser at `address`; GuestLimitError past the per-address cap."""
+        if not self.config.enabled:
+            raise GuestConfigError("guest mode is off")
+        addr = self.address_key(address)
+        self._new.hit(addr, "new guests per address")
+        now = int(time.time())
+        identity = IDENTITY_PREFIX + secrets.token_urlsafe(12)
+        claims = {
+            "sub": identity,
+            "addr": addr,
+            "aud": AUDIENCE,
+            "iat": now,
+            "exp": now + self.config.ttl_s,
+        }
+        token = PREFIX + jwt.encode(claims, self.config.secret, algorithm="HS256")
+        return {"token": token, "identity": identity, "expires_in": self.config.ttl_s}
+
+    def verify(self, token: str) -> dict[str, Any] | None:
+        """The claims of a valid guest token, None when it is not one (bad signature, expired)."""
+        if not self.config.enabled or not token.startswith(PREFIX):
+            return None
+        try:
+            claims = jwt.decode(
+                token[len(PREFIX) :],
+                self.config.secret,
+                algorithms=["HS256"],
+                audience=AUDIENCE,
+                options={"require": ["exp", "sub", "addr", "iat"]},
+            )
+        except jwt.PyJWTError:
+            return None
+        sub = claims.get("sub")
+        if not isinstance(sub, str) or not sub.startswith(IDENTITY_PREFIX):
+            return None
+        if claims["exp"] - claims["iat"] > self.config.ttl_s + 30:
+            return None
+        return dict(claims)
+
+    def user_for(self, claims: Mapping[str, Any]) -> dict[str, Any]:
+        """The server user of a verified guest (counts one request against its allowance)."""
+        identity = str(claims["sub"])
+        self._requests.hit(identity, "requests per minute")
+        self._address_of[identity] = str(claims["addr"])
+        if len(self._address_of) > 100_000:
+            self._address_of.clear()
+        return {
+            "identity": identity,
+            "permissions": [PERMISSION],
+            "display_name": "guest",
+            # The store label every user carries (server/identity.py; Aegra's memory scope).
+            NAMESPACE_LABEL_FIELD: namespace_label(identity),
+        }
+
+    def count_run(self, identity: str) -> None:
+        """Count a new run of a guest and of its address; GuestLimitError when either is used up."""
+        if not is_guest(identity):
+            return
+        self._runs.hit(identity, "runs per hour")
+        addr = self._address_of.get(identity)
+        if addr:
+            self._address_runs.hit(addr, "runs per address per hour")
+
+
+def is_guest(identity: str) -> bool:
+    """True for identities this module issues (no configured user id may take that shape)."""
+    return identity.startswith(IDENTITY_PREFIX)
+
+
+def bearer_token(authorization: str | None) -> str:
+    """The token of a `Bearer` header value, '' when there is none."""
+    scheme, _, token = (authorization or "").strip().partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+CONFIG = GuestConfig.from_env()
+SERVICE = GuestService(CONFIG)
+
+
+def authenticate_guest(authorization: str | None) -> dict[str, Any] | None:
+    """The guest user of a guest bearer token; None when it is no guest token or guest mode is off.
+
+    A `guest.` token that fails verification is refused outright (401), never passed on to the
+    user checks. Raises GuestLimitError (→ 429) when the guest sends too many requests.
+    """
+    token = bearer_token(authorization)
+    if not CONFIG.enabled or not token.startswith(PREFIX):
+        return None
+    claims = SERVICE.verify(token)
+    if claims is None:
+        raise Auth.exceptions.HTTPException(
+            status_code=401, detail="Invalid or expired guest token"
+        )
+    try:
+        return SERVICE.user_for(claims)
+    except GuestLimitError as exc:
+        raise _too_many(exc) from None
+
+
+def check_run(identity: str) -> None:
+    """Count a run for a guest (a no-op for everyone else); 429 past the guest's run limits."""
+    if not CONFIG.enabled:
+        return
+    try:
+        SERVICE.count_run(identity)
+    except GuestLimitError as exc:
+        raise _too_many(exc) from None
+
+
+def _too_many(exc: GuestLimitError) -> Auth.exceptions.HTTPException:
+    return Auth.exceptions.HTTPException(
+        status_code=429, detail=str(exc), headers={"Retry-After": str(exc.retry_after_s)}
+    )

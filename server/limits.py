@@ -1,0 +1,439 @@
+"""Per-user limits at the server's door, so one signed-in user cannot slow the others down.
+
+Called from the auth handlers of `server/auth.py` (they see every write before the engine acts):
+- `check_write`: the text a request writes into a thread — run input, a resume
+  (`Command(resume=...)`), `threads.update_state` values, metadata — is at most
+  `DOCS_AGENT_MAX_WRITE_CHARS` characters; more answers 413. Below that, the graph cuts an
+  oversized message the way it cuts an oversized question (`graphs/middleware/guardrails.py`),
+  which also covers `update_state` on `langgraph dev`, whose handler is not shown the values.
+- `check_store_value`: a store item's value is at most `DOCS_AGENT_MAX_STORE_VALUE_CHARS`
+  (the memory tool keeps records of 1,000 characters); more answers 413.
+- `RequestSizeLimit` (an ASGI middleware of `server/app.py`, over every route of both engines):
+  a request body over `DOCS_AGENT_MAX_REQUEST_BYTES` answers 413 before anything reads it. The
+  handlers only see a body the engine has already parsed: with the store-value cap alone,
+  back-to-back 20 MB writes (each refused) made another user's answers 2.6x slower on Aegra.
+- `check_run`: a user has at most `DOCS_AGENT_MAX_RUNS_PER_USER` runs pending or running; one
+  more answers 429 with a message saying to wait.
+
+Why the run limit is counted this way: the `threads.create_run` handler is the one place both
+engines show every new run (threaded, stateless, streamed, waited) before it is queued, so it
+decides there. It counts the user's unfinished runs in the engine's own records, which survive a
+restart and, on Aegra, are shared by every process on the database: the in-memory runtime's run
+list under `langgraph dev`, the `runs` table under Aegra (`user_id`, `status`). Neither exposes a
+per-user count through its API (runs are listed per thread), hence the direct read. A burst of
+requests can all pass the count before the first run is written, so each process also keeps the
+runs it admitted in the last few seconds until they show up in the engine's records. On Aegra the
+count has a pool of two connections of its own (a burst on Aegra's pool deadlocked it). The engine,
+not this module, decides when a pending run starts: the limit bounds how many of a user's runs
+wait in the queue ahead of another user's and how many hold workers (running plus queued).
+On an engine this module cannot read (say LangGraph Platform's Postgres runtime), the run limit
+is off and the start-up log says so; the write and store caps work everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import time
+from collections import defaultdict, deque
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from langgraph_sdk import Auth
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from server.identity import OWNER_KEY
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_RUNS_PER_USER = 2  # a person has a question or two in flight, not a queue
+DEFAULT_MAX_WRITE_CHARS = 64_000  # 4 x DOCS_AGENT_MAX_INPUT_CHARS: the graph cuts below this
+DEFAULT_MAX_STORE_VALUE_CHARS = 4_000
+# A request body's bytes, before any engine reads it: room for DOCS_AGENT_MAX_WRITE_CHARS of
+# text even where a client escapes every character (`\uXXXX`, 6 bytes), and no more.
+DEFAULT_MAX_REQUEST_BYTES = 512 * 1024
+# How long an admitted run counts on its own before the engine's records must show it: generous,
+# since a loaded engine may record a run seconds after its admission; it only bounds how long a
+# run the engine never recorded holds a place.
+ADMITTED_WINDOW_S = 15.0
+ACTIVE = ("pending", "running")
+
+ENV = {
+    "max_runs_per_user": ("DOCS_AGENT_MAX_RUNS_PER_USER", DEFAULT_MAX_RUNS_PER_USER),
+    "max_write_chars": ("DOCS_AGENT_MAX_WRITE_CHARS", DEFAULT_MAX_WRITE_CHARS),
+    "max_store_value_chars": ("DOCS_AGENT_MAX_STORE_VALUE_CHARS", DEFAULT_MAX_STORE_VALUE_CHARS),
+    "max_request_bytes": ("DOCS_AGENT_MAX_REQUEST_BYTES", DEFAULT_MAX_REQUEST_BYTES),
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits; 0 switches the run limit off (never the size caps)."""
+
+    max_runs_per_user: int = DEFAULT_MAX_RUNS_PER_USER
+    max_write_chars: int = DEFAULT_MAX_WRITE_CHARS
+    max_store_value_chars: int = DEFAULT_MAX_STORE_VALUE_CHARS
+    max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
+        """Parse the variables; a bad value keeps the default and logs an error naming it.
+
+        Never raises: the auth module imports this, and an auth module that fails to load leaves
+        some engines open to everyone. A limit that stays at its default stays safe.
+        """
+        env = os.environ if env is None else env
+        values: dict[str, int] = {}
+        for name, (var, default) in ENV.items():
+            raw = env.get(var, "").strip()
+            if not raw:
+                continue
+            try:
+                value = int(raw)
+            except ValueError:
+                value = -1
+            floor = 0 if name == "max_runs_per_user" else 1
+            if value < floor:
+                log.error("%s=%r is not a whole number >= %d; using %d", var, raw, floor, default)
+                continue
+            values[name] = value
+        return cls(**values)
+
+
+def text_size(value: Any, stop_at: int) -> int:
+    """Characters of text in a JSON-like value (strings, keys, numbers), counted up to `stop_at`.
+
+    Iterative and stops early, so a 20 MB payload costs no more than reading `stop_at` of it.
+    """
+    total = 0
+    stack = [value]
+    while stack and total <= stop_at:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, Mapping):
+            for k, v in item.items():
+                total += len(str(k))
+                stack.append(v)
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif item is not None:
+            total += len(str(item))
+    return total
+
+
+def _too_large(what: str, limit: int, variable: str) -> Auth.exceptions.HTTPException:
+    return Auth.exceptions.HTTPException(
+        status_code=413,
+        detail=f"{what} is over the limit of {limit:,} characters ({variable}); nothing was "
+        "written. Send a shorter message: the question and only the relevant part of a log or code.",
+    )
+
+
+# What a thread write carries, by field: langgraph-api nests a run's under `kwargs`.
+WRITE_FIELDS = ("input", "command", "values", "metadata", "config", "context", "supersteps")
+
+
+def check_write(value: Any, limits: Limits) -> None:
+    """413 when a thread write (create, update, update_state, run, resume) holds too much text."""
+    if not isinstance(value, Mapping):
+        return
+    parts = [value.get(f) for f in WRITE_FIELDS]
+    kwargs = value.get("kwargs")
+    if isinstance(kwargs, Mapping):
+        parts += [kwargs.get(f) for f in WRITE_FIELDS]
+    if text_size(parts, limits.max_write_chars) > limits.max_write_chars:
+        raise _too_large(
+            "This request's text", limits.max_write_chars, "DOCS_AGENT_MAX_WRITE_CHARS"
+        )
+
+
+def check_store_value(value: Any, limits: Limits) -> None:
+    """413 when a store item's value holds too much text."""
+    item = value.get("value") if isinstance(value, Mapping) else None
+    if text_size(item, limits.max_store_value_chars) > limits.max_store_value_chars:
+        raise _too_large(
+            "The store value", limits.max_store_value_chars, "DOCS_AGENT_MAX_STORE_VALUE_CHARS"
+        )
+
+
+# --- the run limit ----------------------------------------------------------------------------
+
+# (user) -> (unfinished runs, runs created at or after `since`) in the engine's records.
+RunCounter = Callable[[str, datetime], Awaitable[tuple[int, int]]]
+
+
+def _aware(value: Any) -> datetime | None:
+    if not isinstance(value, datetime):
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+async def count_inmem_runs(user: str, since: datetime) -> tuple[int, int]:
+    """`langgraph dev`: the in-memory runtime's run list (the run's owner is in its config)."""
+    from langgraph_runtime_inmem.database import connect
+
+    active = created = 0
+    async with connect() as conn:
+        for run in conn.store["runs"]:
+            kwargs = run.get("kwargs") or {}
+            configurable = (kwargs.get("config") or {}).get("configurable") or {}
+            if configurable.get("langgraph_auth_user_id") != user:
+                continue
+            active += run.get("status") in ACTIVE
+            created_at = _aware(run.get("created_at"))
+            created += created_at is not None and created_at >= since
+    return active, created
+
+
+_aegra_engine: Any = None
+
+
+def _aegra_count_engine() -> Any:
+    """A pool of its own for the count, two connections, on Aegra's database.
+
+    Not Aegra's pool: a run request holds one of its connections while the handler runs, so a
+    burst of requests held the whole pool and every count waited for one more (measured: 40 runs
+    at once, every request timed out after 30 s with `QueuePool limit ... reached`).
+    """
+    global _aegra_engine
+    if _aegra_engine is None:
+        from aegra_api.settings import settings
+        from sqlalchemy.ext.asyncio import create_async_engine
+
+        _aegra_engine = create_async_engine(
+            settings.db.database_url,
+            pool_size=2,
+            max_overflow=0,
+            pool_pre_ping=True,
+            connect_args={"prepared_statement_cache_size": 0},  # as Aegra's own (PgBouncer)
+        )
+    return _aegra_engine
+
+
+async def count_aegra_runs(user: str, since: datetime) -> tuple[int, int]:
+    """Aegra: its `runs` table, shared by every process on the database."""
+    from aegra_api.core.orm import Run
+    from sqlalchemy import func, select
+
+    stmt = select(
+        func.count().filter(Run.status.in_(ACTIVE)),
+        func.count().filter(Run.created_at >= since),
+    ).where(Run.user_id == user)
+    async with _aegra_count_engine().connect() as conn:
+        row = (await conn.execute(stmt)).one()
+    return int(row[0]), int(row[1])
+
+
+async def inmem_thread_of_another(user: str, thread_id: Any) -> bool:
+    """`langgraph dev`: whether `thread_id` is a thread another user owns.
+
+    langgraph-api calls the run handler before it checks who owns the thread (then answers 404),
+    so a run on another user's thread must not take one of the caller's places. Aegra checks the
+    owner before the handler, so it needs no such look.
+    """
+    from langgraph_runtime_inmem.database import connect
+
+    async with connect() as conn:
+        for thread in conn.store["threads"]:
+            if str(thread.get("thread_id")) == str(thread_id):
+                owner = (thread.get("metadata") or {}).get(OWNER_KEY)
+                return owner is not None and owner != user
+    return False
+
+
+def engine_run_counter(env: Mapping[str, str] | None = None) -> RunCounter | None:
+    """The counter for the engine this process runs in; None when it is neither known engine."""
+    env = os.environ if env is None else env
+    if env.get("LANGGRAPH_RUNTIME_EDITION") == "inmem":
+        return count_inmem_runs
+    if "aegra_api" in sys.modules:
+        return count_aegra_runs
+    return None
+
+
+@dataclass
+class RunLimiter:
+    """Admits a user's run while they have fewer than `limit` unfinished ones."""
+
+    limit: int
+    counter: RunCounter | None
+    window_s: float = ADMITTED_WINDOW_S
+    clock: Callable[[], float] = time.time
+    _admitted: dict[str, deque[float]] = field(default_factory=lambda: defaultdict(deque))
+
+    def _recent(self, user: str) -> deque[float]:
+        admitted = self._admitted[user]
+        now = self.clock()
+        while admitted and admitted[0] < now - self.window_s:
+            admitted.popleft()
+        return admitted
+
+    async def check(self, user: str) -> None:
+        """Admit one run of `user`, or raise 429.
+
+        No lock around the count: the decision after it is made without awaiting, so each one
+        sees every admission decided before it, and a request that waits holds nothing.
+        """
+        if self.limit <= 0 or self.counter is None:
+            return
+        admitted = self._recent(user)
+        # A second of slack for the engine's clock (Aegra stamps created_at in PostgreSQL).
+        oldest = admitted[0] if admitted else self.clock()
+        since = datetime.fromtimestamp(oldest, UTC) - timedelta(seconds=1)
+        try:
+            active, created = await self.counter(user, since)
+        except Exception as exc:
+            log.error("docs-agent limits: counting %s's runs failed: %r", user, exc)
+            raise Auth.exceptions.HTTPException(
+                status_code=503, detail="The run limit could not be checked; try again shortly."
+            ) from None
+        admitted = self._recent(user)
+        unseen = max(0, len(admitted) - created)
+        if active + unseen >= self.limit:
+            raise Auth.exceptions.HTTPException(
+                status_code=429,
+                detail=f"You have {active + unseen} runs pending or running; the limit is "
+                f"{self.limit} per user (DOCS_AGENT_MAX_RUNS_PER_USER). Wait for one to "
+                "finish, or cancel one, then send this again.",
+                headers={"Retry-After": "2"},
+            )
+        admitted.append(self.clock())
+
+
+LIMITS = Limits.from_env()
+_runs: RunLimiter | None = None
+
+
+def run_limiter() -> RunLimiter:
+    """The process's limiter, made on the first run: by then the engine's modules are loaded."""
+    global _runs
+    if _runs is None:
+        _runs = RunLimiter(LIMITS.max_runs_per_user, engine_run_counter())
+        if _runs.counter is None and LIMITS.max_runs_per_user > 0:
+            log.warning(
+                "docs-agent limits: this engine's run records are not readable here; the per-user "
+                "run limit (DOCS_AGENT_MAX_RUNS_PER_USER) is off. The size limits are on."
+            )
+    return _runs
+
+
+async def check_thread_event(
+    ctx: Auth.types.AuthContext, value: Any, *, limit_runs: bool = True
+) -> None:
+    """The thread handler's hook: caps on every write, and the run limit on a new run.
+
+    `limit_runs=False` in dev mode: every caller is one identity there (one developer, or a
+    bench's many clients), so a per-user limit would be a limit on the whole server.
+    """
+    if ctx.action in ("create", "update", "create_run"):
+        check_write(value, LIMITS)
+    if limit_runs and ctx.resource == "threads" and ctx.action == "create_run":
+        user = ctx.user.identity
+        thread_id = value.get("thread_id") if isinstance(value, Mapping) else None
+        limiter = run_limiter()
+        if (
+            thread_id is not None
+            and limiter.counter == count_inmem_runs
+            and await inmem_thread_of_another(user, thread_id)
+        ):
+            return  # the engine answers 404; this is no run of the caller's
+        await limiter.check(user)
+
+
+def check_store_event(ctx: Auth.types.AuthContext, value: Any) -> None:
+    """The store handler's hook: the value cap on a put."""
+    if ctx.action == "put":
+        check_store_value(value, LIMITS)
+
+
+# The most of an oversized body read (and dropped) so its client gets the 413 cleanly.
+DISCARD_BYTES = 64 * 1024 * 1024
+
+
+class _BodyTooLarge(Exception):
+    """Raised from `receive` when a body without Content-Length grows over the limit."""
+
+
+class RequestSizeLimit:
+    """413 for a request body over `DOCS_AGENT_MAX_REQUEST_BYTES`, before any route reads it.
+
+    Pure ASGI (no body buffering): a declared Content-Length over the limit is answered at once;
+    a chunked body is counted as it arrives and cut when it passes the limit.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int | None = None) -> None:
+        """`max_bytes`: default the environment's limit."""
+        self.app = app
+        self.max_bytes = LIMITS.max_request_bytes if max_bytes is None else max_bytes
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps(
+            {
+                "detail": f"The request body is over the limit of {self.max_bytes:,} bytes "
+                "(DOCS_AGENT_MAX_REQUEST_BYTES); nothing was read or written."
+            }
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+    async def _discard_body(self, receive: Receive, declared: int) -> None:
+        """Read and drop the body a client is sending (up to DISCARD_BYTES), unparsed.
+
+        A client that sends its whole body before reading the answer (most HTTP clients) would
+        otherwise see its connection cut mid-upload instead of the 413. Dropping bytes costs no
+        parsing; a body over DISCARD_BYTES is not waited for (the connection is closed).
+        """
+        if declared > DISCARD_BYTES:
+            return
+        while True:
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body"):
+                return
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Check the declared size, then count what arrives."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.strip().isdigit() and int(declared) > self.max_bytes:
+            await self._discard_body(receive, int(declared))
+            await self._refuse(send)
+            return
+        received = 0
+        started = False
+
+        async def counted_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise _BodyTooLarge
+            return message
+
+        async def tracked_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted_receive, tracked_send)
+        except _BodyTooLarge:
+            if not started:
+                await self._refuse(send)

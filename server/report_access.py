@@ -1,0 +1,96 @@
+"""Where turn records and answer feedback live in the platform store, and who may touch them.
+
+Layout (one place for it, read by the graph middleware, the feedback route, the store auth
+handler and the report):
+- `("answers_report", "team", "turns")`, key = the answer's message id: one record per turn,
+  written by the graph itself (graphs/middleware/turn_record.py; in-graph store access is not
+  subject to the API's auth);
+- `("answers_report", "team", "feedback")`, key = `<voter hash>.<message id>`: one vote per
+  user per answer (a second vote overwrites the first).
+
+The second element is constant because Aegra's store API scopes a namespace by a user attribute
+(`store.scopes` in aegra.json maps `answers_report` to the `report_scope` attribute every
+authenticated user carries); langgraph-api keeps namespaces as given.
+
+Who: operators (`AUTH_OPERATORS`, comma-separated user ids) read both; any signed-in user or
+guest may only *put* their own vote (key and `voter` must be theirs, comment ≤ 2,000 chars);
+everything else in the namespace is 403. A vote put straight through the store API skips the
+feedback route's thread check, so the report counts a vote only when its voter owns the turn
+(the turn record, which users cannot write, names the owner): votes on other users' answers are
+never shown.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Mapping
+from typing import Any
+
+ROOT = "answers_report"
+SCOPE = "team"
+SCOPE_ATTRIBUTE = "report_scope"
+TURNS = (ROOT, SCOPE, "turns")
+FEEDBACK = (ROOT, SCOPE, "feedback")
+COMMENT_LIMIT = 2000
+VOTES = ("up", "down")
+READ_ACTIONS = frozenset({"get", "search", "list_namespaces"})
+
+
+class ReportAccessError(PermissionError):
+    """A store call on the report namespace this caller may not make."""
+
+
+def operators(env: Mapping[str, str] | None = None) -> frozenset[str]:
+    """The operator user ids from `AUTH_OPERATORS` (empty: nobody reads the report)."""
+    env = os.environ if env is None else env
+    raw = env.get("AUTH_OPERATORS") or ""
+    return frozenset(part.strip() for part in raw.split(",") if part.strip())
+
+
+def voter_hash(identity: str) -> str:
+    """A short stable hash of a voter id, the prefix of their feedback keys."""
+    return hashlib.sha256(identity.encode()).hexdigest()[:16]
+
+
+def feedback_key(identity: str, message_id: str) -> str:
+    """The one key a user's vote on one answer is stored under."""
+    return f"{voter_hash(identity)}.{message_id}"
+
+
+def in_report_namespace(namespace: Any) -> bool:
+    """True when a store call names the report namespace (or a prefix of it)."""
+    ns = tuple(namespace or ())
+    return bool(ns) and ns[0] == ROOT
+
+
+def check_feedback_value(identity: str, key: str, value: Any) -> None:
+    """Raise ReportAccessError unless `value` is a well-formed vote of `identity` under `key`."""
+    if not isinstance(value, Mapping):
+        raise ReportAccessError("feedback must be an object")
+    if value.get("voter") != identity:
+        raise ReportAccessError("feedback must name you as the voter")
+    message_id = value.get("message_id")
+    if not isinstance(message_id, str) or key != feedback_key(identity, message_id):
+        raise ReportAccessError("feedback key must be your voter hash and the answer's message id")
+    if value.get("vote") not in VOTES:
+        raise ReportAccessError("vote must be 'up' or 'down'")
+    comment = value.get("comment", "")
+    if not isinstance(comment, str) or len(comment) > COMMENT_LIMIT:
+        raise ReportAccessError(f"comment must be text of at most {COMMENT_LIMIT} characters")
+
+
+def authorize(identity: str, action: str, value: Mapping[str, Any], ops: frozenset[str]) -> None:
+    """Allow or refuse (ReportAccessError) one store call on the report namespace."""
+    namespace = tuple(value.get("namespace") or value.get("namespace_prefix") or ())
+    if identity in ops and action in READ_ACTIONS:
+        return
+    if action == "put" and namespace == FEEDBACK:
+        check_feedback_value(identity, str(value.get("key", "")), value.get("value"))
+        return
+    raise ReportAccessError("the answers report is for operators only")
+
+
+def with_report_scope(user: dict[str, Any]) -> dict[str, Any]:
+    """The user dict with the attribute Aegra's store scope for the report namespace needs."""
+    return {**user, SCOPE_ATTRIBUTE: SCOPE}

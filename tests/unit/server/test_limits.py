@@ -1,0 +1,312 @@
+"""server/limits.py: the size caps and the per-user run limit, without a server."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from langgraph_sdk import Auth
+
+from server import limits as L
+
+SMALL = L.Limits(max_runs_per_user=2, max_write_chars=1000, max_store_value_chars=100)
+
+
+def test_settings_parse_and_bad_values_keep_the_defaults(caplog: pytest.LogCaptureFixture) -> None:
+    assert L.Limits.from_env({}) == L.Limits()
+    assert L.Limits.from_env(
+        {
+            "DOCS_AGENT_MAX_RUNS_PER_USER": "0",
+            "DOCS_AGENT_MAX_WRITE_CHARS": " 500 ",
+            "DOCS_AGENT_MAX_STORE_VALUE_CHARS": "50",
+        }
+    ) == L.Limits(max_runs_per_user=0, max_write_chars=500, max_store_value_chars=50)
+    bad = L.Limits.from_env(
+        {"DOCS_AGENT_MAX_RUNS_PER_USER": "many", "DOCS_AGENT_MAX_WRITE_CHARS": "0"}
+    )
+    assert bad == L.Limits()  # the caps are never switched off by a bad value
+    assert (
+        "DOCS_AGENT_MAX_RUNS_PER_USER" in caplog.text
+        and "DOCS_AGENT_MAX_WRITE_CHARS" in caplog.text
+    )
+
+
+def test_text_size_counts_nested_text_and_stops_early() -> None:
+    assert L.text_size({"a": ["xy", {"bc": 12}], "n": None}, 10**6) == 1 + 2 + 2 + 2 + 1
+    huge = ["x" * 1000] * 10_000
+    assert 100 < L.text_size(huge, 100) <= 1100  # stopped after the first string over the limit
+
+
+def _refused(call: Any, *args: Any) -> Auth.exceptions.HTTPException:
+    with pytest.raises(Auth.exceptions.HTTPException) as info:
+        call(*args)
+    return info.value
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        # langgraph-api: a run's input and resume under `kwargs`.
+        {"kwargs": {"input": {"messages": [{"role": "user", "content": "x" * 2000}]}}},
+        {"kwargs": {"command": {"resume": "x" * 2000}}},
+        # Aegra: the request body, for runs and for update_state.
+        {"input": {"messages": [{"content": "x" * 2000}]}},
+        {"command": {"resume": {"answer": "x" * 2000}}},
+        {"values": {"messages": [{"type": "human", "content": "x" * 2000}]}},
+        {"metadata": {"note": "x" * 2000}},
+    ],
+)
+def test_oversized_writes_are_refused_with_413(value: dict[str, Any]) -> None:
+    err = _refused(L.check_write, value, SMALL)
+    assert err.status_code == 413 and "DOCS_AGENT_MAX_WRITE_CHARS" in str(err.detail)
+
+
+def test_writes_within_the_cap_pass() -> None:
+    L.check_write({"kwargs": {"input": {"messages": [{"content": "How do I install?"}]}}}, SMALL)
+    L.check_write({"thread_id": "t" * 5000}, SMALL)  # ids and other fields are not text written
+    L.check_write(None, SMALL)
+
+
+def test_store_values_are_capped() -> None:
+    L.check_store_value(
+        {"namespace": ("memories", "u"), "key": "k", "value": {"text": "ok"}}, SMALL
+    )
+    err = _refused(L.check_store_value, {"value": {"text": "x" * 20_000_000}}, SMALL)
+    assert err.status_code == 413 and "DOCS_AGENT_MAX_STORE_VALUE_CHARS" in str(err.detail)
+
+
+class FakeEngine:
+    """Runs as an engine records them: (user, status, created_at); writes lag behind admission."""
+
+    def __init__(self) -> None:
+        self.runs: list[dict[str, Any]] = []
+
+    async def count(self, user: str, since: datetime) -> tuple[int, int]:
+        await asyncio.sleep(0)  # the engine is awaited: other requests interleave here
+        mine = [r for r in self.runs if r["user"] == user]
+        return (
+            sum(r["status"] in L.ACTIVE for r in mine),
+            sum(r["created_at"] >= since for r in mine),
+        )
+
+    def add(self, user: str, status: str = "pending") -> None:
+        self.runs.append({"user": user, "status": status, "created_at": datetime.now(UTC)})
+
+
+async def _admitted(limiter: L.RunLimiter, user: str, n: int) -> int:
+    results = await asyncio.gather(*(limiter.check(user) for _ in range(n)), return_exceptions=True)
+    for r in results:
+        assert r is None or (isinstance(r, Auth.exceptions.HTTPException) and r.status_code == 429)
+    return sum(r is None for r in results)
+
+
+async def test_a_burst_is_admitted_up_to_the_limit_before_the_engine_writes_anything() -> None:
+    engine = FakeEngine()
+    limiter = L.RunLimiter(3, engine.count)
+    assert await _admitted(limiter, "mallory", 40) == 3
+    assert await _admitted(limiter, "alice", 1) == 1  # another user is not affected
+
+
+async def test_finished_runs_free_their_place_and_the_message_says_what_to_do() -> None:
+    engine = FakeEngine()
+    clock = SimpleNamespace(now=1_000_000.0)
+    limiter = L.RunLimiter(2, engine.count, clock=lambda: clock.now)
+    for _ in range(2):
+        await limiter.check("bob")
+        engine.add("bob")  # the engine writes the admitted run
+    with pytest.raises(Auth.exceptions.HTTPException) as info:
+        await limiter.check("bob")
+    assert info.value.status_code == 429
+    assert "limit is 2 per user (DOCS_AGENT_MAX_RUNS_PER_USER)" in str(info.value.detail)
+    assert "Wait for one to finish" in str(info.value.detail)
+    engine.runs[0]["status"] = "success"
+    await limiter.check("bob")  # one finished: one more may start
+    # An admitted run the engine never wrote (refused after the handler) counts only a while.
+    clock.now += L.ADMITTED_WINDOW_S + 1
+    engine.runs[1]["status"] = "success"
+    await limiter.check("bob")
+
+
+async def test_a_failed_count_refuses_with_503_not_an_open_door() -> None:
+    async def broken(user: str, since: datetime) -> tuple[int, int]:
+        raise OSError("database unreachable")
+
+    with pytest.raises(Auth.exceptions.HTTPException) as info:
+        await L.RunLimiter(2, broken).check("u")
+    assert info.value.status_code == 503
+
+
+async def test_no_limit_when_off_or_the_engine_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = FakeEngine()
+    assert await _admitted(L.RunLimiter(0, engine.count), "u", 10) == 10
+    assert await _admitted(L.RunLimiter(2, None), "u", 10) == 10
+    assert L.engine_run_counter({"LANGGRAPH_RUNTIME_EDITION": "inmem"}) is L.count_inmem_runs
+    assert L.engine_run_counter({"LANGGRAPH_RUNTIME_EDITION": "postgres"}) is None
+    # Resolved on the first run, not at import: the engine imports the auth module first.
+    monkeypatch.setattr(L, "_runs", None)
+    monkeypatch.setenv("LANGGRAPH_RUNTIME_EDITION", "inmem")
+    assert L.run_limiter().counter is L.count_inmem_runs and L.run_limiter() is L.run_limiter()
+
+
+@pytest.fixture
+def inmem_runs() -> Iterator[list[dict[str, Any]]]:
+    """The in-memory runtime's own run list (as `langgraph dev` holds it), emptied afterwards."""
+    from langgraph_runtime_inmem.database import InMemConnectionProto
+
+    runs: list[dict[str, Any]] = InMemConnectionProto().store["runs"]
+    yield runs
+    runs.clear()
+
+
+async def test_inmem_counter_reads_the_owner_and_status_of_each_run(
+    inmem_runs: list[dict[str, Any]],
+) -> None:
+    now = datetime.now(UTC)
+
+    def run(user: str, status: str, age_s: float) -> dict[str, Any]:
+        config = {"configurable": {"langgraph_auth_user_id": user}}
+        return {
+            "status": status,
+            "created_at": now - timedelta(seconds=age_s),
+            "kwargs": {"config": config},
+        }
+
+    inmem_runs += [
+        run("carol", "running", 60),
+        run("carol", "pending", 1),
+        run("carol", "success", 0.5),
+        run("dave", "pending", 1),
+    ]
+    assert await L.count_inmem_runs("carol", now - timedelta(seconds=5)) == (2, 2)
+    assert await L.count_inmem_runs("erin", now) == (0, 0)
+
+
+async def test_thread_hook_applies_the_caps_and_the_run_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    engine = FakeEngine()
+    monkeypatch.setattr(L, "LIMITS", SMALL)
+    monkeypatch.setattr(L, "_runs", L.RunLimiter(1, engine.count))
+    user = SimpleNamespace(identity="mallory")
+
+    def ctx(resource: str, action: str) -> Any:
+        return SimpleNamespace(user=user, resource=resource, action=action, permissions=[])
+
+    big = {"values": {"messages": [{"content": "x" * 5000}]}}
+    with pytest.raises(Auth.exceptions.HTTPException):
+        await L.check_thread_event(ctx("threads", "update"), big)
+    await L.check_thread_event(ctx("threads", "read"), big)  # reads are not writes
+    await L.check_thread_event(ctx("threads", "create_run"), {"kwargs": {"input": None}})
+    with pytest.raises(Auth.exceptions.HTTPException) as info:
+        await L.check_thread_event(ctx("threads", "create_run"), {"kwargs": {"input": None}})
+    assert info.value.status_code == 429
+    # Dev mode (one identity for every caller): no run limit, the caps still hold.
+    await L.check_thread_event(ctx("threads", "create_run"), {}, limit_runs=False)
+    with pytest.raises(Auth.exceptions.HTTPException):
+        await L.check_thread_event(ctx("threads", "create_run"), big, limit_runs=False)
+    with pytest.raises(Auth.exceptions.HTTPException):
+        L.check_store_event(ctx("store", "put"), {"value": {"text": "x" * 500}})
+    L.check_store_event(ctx("store", "get"), {"value": None})
+
+
+read: list[bytes] = []
+
+
+async def _app(scope: Any, receive: Any, send: Any) -> None:
+    """A route that reads its whole body, then answers 200."""
+    while True:
+        message = await receive()
+        read.append(message.get("body", b""))
+        if not message.get("more_body"):
+            break
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+async def _serve(
+    middleware: L.RequestSizeLimit, body_chunks: list[bytes], headers: list[tuple[bytes, bytes]]
+) -> tuple[int, bytes, list[bytes]]:
+    """(status, response body, what the app read) for one request through the middleware."""
+    chunks = [
+        {"type": "http.request", "body": c, "more_body": i < len(body_chunks) - 1}
+        for i, c in enumerate(body_chunks)
+    ]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return chunks.pop(0) if chunks else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "PUT", "path": "/store/items", "headers": headers}
+    await middleware(scope, receive, send)
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, body, read
+
+
+async def test_request_size_limit_refuses_before_the_app_reads_the_body() -> None:
+    read.clear()
+    middleware = L.RequestSizeLimit(_app, max_bytes=100)
+    status, body, seen = await _serve(middleware, [b"x" * 101], [(b"content-length", b"101")])
+    assert status == 413 and b"DOCS_AGENT_MAX_REQUEST_BYTES" in body and seen == []
+    # No Content-Length (chunked): cut as soon as the count passes the limit.
+    status, body, seen = await _serve(middleware, [b"x" * 60, b"x" * 60, b"x" * 60], [])
+    assert status == 413 and seen == [b"x" * 60]
+    # Within the limit, the request goes through untouched.
+    status, body, seen = await _serve(
+        middleware, [b"x" * 50, b"y" * 50], [(b"content-length", b"100")]
+    )
+    assert status == 200 and body == b"ok" and b"".join(seen[-2:]) == b"x" * 50 + b"y" * 50
+
+
+async def test_an_oversized_declared_body_is_drained_unread_so_the_client_sees_the_413() -> None:
+    read.clear()
+    pending = [{"type": "http.request", "body": b"x" * 100, "more_body": i < 4} for i in range(5)]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return pending.pop(0)
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "headers": [(b"content-length", b"500")]}
+    await L.RequestSizeLimit(_app, max_bytes=100)(scope, receive, send)
+    assert sent[0]["status"] == 413 and read == []  # the app never saw a byte
+    assert pending == []  # the body was read to its end (and dropped) before the answer
+
+
+async def test_a_run_on_another_users_thread_takes_no_place_on_langgraph_dev(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """langgraph-api calls the handler before its owner check (then 404): no place is taken."""
+    from langgraph_runtime_inmem.database import InMemConnectionProto
+
+    threads: list[dict[str, Any]] = InMemConnectionProto().store["threads"]
+    threads.append({"thread_id": "t-alice", "metadata": {"user_id": "alice"}})
+    threads.append({"thread_id": "t-bob", "metadata": {"user_id": "bob"}})
+    try:
+        assert await L.inmem_thread_of_another("bob", "t-alice")
+        assert not await L.inmem_thread_of_another("bob", "t-bob")
+        assert not await L.inmem_thread_of_another("bob", "t-unknown")
+        engine = FakeEngine()
+        limiter = L.RunLimiter(1, engine.count)
+        monkeypatch.setattr(L, "count_inmem_runs", engine.count)
+        monkeypatch.setattr(L, "_runs", limiter)
+        monkeypatch.setattr(L, "LIMITS", SMALL)
+        bob = SimpleNamespace(
+            user=SimpleNamespace(identity="bob"), resource="threads", action="create_run"
+        )
+        for _ in range(3):  # refused by the engine afterwards: never counted
+            await L.check_thread_event(bob, {"thread_id": "t-alice"})  # type: ignore[arg-type]
+        await L.check_thread_event(bob, {"thread_id": "t-bob"})  # type: ignore[arg-type]
+        with pytest.raises(Auth.exceptions.HTTPException):
+            await L.check_thread_event(bob, {"thread_id": "t-bob"})  # type: ignore[arg-type]
+    finally:
+        threads.clear()

@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+import pytest
+from langgraph_sdk import Auth
+
+from server.web import app as web_app
+from server.web.feedback import _is_answer, parse_vote
+
+
+def test_parse_vote_accepts_a_vote_and_refuses_bad_fields() -> None:
+    ok = parse_vote(
+        {"thread_id": "t-1", "message_id": "lc_run--1", "vote": "up", "comment": "  fine  "}
+    )
+    assert ok == {
+        "thread_id": "t-1",
+        "message_id": "lc_run--1",
+        "run_id": None,
+        "vote": "up",
+        "comment": "fine",
+    }
+    bad = [
+        [],
+        {"thread_id": "../x", "message_id": "m", "vote": "up"},
+        {"thread_id": "t", "message_id": "m", "vote": "meh"},
+        {"thread_id": "t", "message_id": "m", "vote": "up", "comment": "x" * 2001},
+        {"thread_id": "t", "message_id": "m", "vote": "up", "comment": 5},
+        {"thread_id": "t", "message_id": "m", "vote": "up", "run_id": {"a": 1}},
+    ]
+    for body in bad:
+        with pytest.raises(Auth.exceptions.HTTPException) as exc:
+            parse_vote(body)
+        assert exc.value.status_code == 422
+
+
+def test_only_an_answer_of_the_thread_can_be_voted_on() -> None:
+    messages = [
+        {"id": "h", "type": "human"},
+        {"id": "c", "type": "ai", "tool_calls": [{"name": "x"}]},
+        {"id": "a", "type": "ai", "tool_calls": []},
+    ]
+    assert _is_answer(messages, "a")
+    assert (
+        not _is_answer(messages, "h")
+        and not _is_answer(messages, "c")
+        and not _is_answer(messages, "zz")
+    )
+    assert not _is_answer(None, "a")
+
+
+def test_framing_origins_are_explicit_never_a_wildcard() -> None:
+    assert web_app.allowed_origins({}) == []
+    assert web_app.allowed_origins(
+        {"DOCS_AGENT_WEB_ORIGINS": "https://docs.example.com/, http://127.0.0.1:9"}
+    ) == [
+        "https://docs.example.com",
+        "http://127.0.0.1:9",
+    ]
+    for bad in ("*", "https://*.example.com", "docs.example.com"):
+        with pytest.raises(ValueError):
+            web_app.allowed_origins({"DOCS_AGENT_WEB_ORIGINS": bad})
+
+
+def test_static_files_are_the_shipped_ones_and_compress() -> None:
+    raw, packed = web_app._asset("chat.js")
+    assert raw.startswith(b"// docs-agent chat page") and len(packed) < len(raw)
+    assert set(web_app.ASSET_FILES) == {"chat.js", "chat.css"}
+
+
+async def test_guest_tokens_only_for_this_servers_own_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    import httpx
+
+    from server import guest
+    from server.guest import GuestConfig, GuestService
+
+    svc = GuestService(GuestConfig(enabled=True, secret="q" * 40))
+    monkeypatch.setattr(guest, "CONFIG", svc.config)
+    monkeypatch.setattr(guest, "SERVICE", svc)
+    transport = httpx.ASGITransport(app=web_app.app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://assistant.test") as c:
+        own = await c.post("/chat/api/guest", headers={"Origin": "http://assistant.test"})
+        assert own.status_code == 200 and own.json()["token"].startswith("guest.")
+        foreign = await c.post("/chat/api/guest", headers={"Origin": "https://evil.example"})
+        assert foreign.status_code == 403
+        assert (await c.get("/chat/static/../app.py")).status_code == 404
+        page = await c.get("/chat")
+        assert "frame-ancestors 'self'" in page.headers["content-security-policy"]
+    monkeypatch.setattr(guest, "CONFIG", GuestConfig())
+    async with httpx.AsyncClient(transport=transport, base_url="http://assistant.test") as c:
+        assert (await c.post("/chat/api/guest")).status_code == 404
