@@ -91,10 +91,11 @@ def analyse_page(
         if s.level > 0:
             trail.append((s.level, s.heading))
         head = Counter(index_terms(" / ".join(h for _, h in trail)))
-        # Body tf in BODY_UNITS per own word; an anchor word (a link's text, a link list entry's
-        # description) counts one unit (tools.search.anchors). The reading order holds the own
-        # and the anchor words, so the own words' counts are its counts less the anchors' (one
-        # tokenisation of the section, not two). The length counts every word said in full.
+        # Own words and anchor words (a link's text, a link list entry's description) go to
+        # separate engine fields, the anchor one weighed `ANCHOR_WEIGHT` (tools.search.anchors,
+        # tools.search.lexical). The reading order holds the own and the anchor words, so the
+        # own words' counts are its counts less the anchors' (one tokenisation of the section,
+        # not two). The length, in BODY_UNITS, counts every word said in full.
         split = split_links(s.text[:MAX_INDEXED_CHARS])
         named_links.extend(split.links)
         body_terms = index_terms(split.reading)

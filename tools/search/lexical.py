@@ -1,6 +1,6 @@
 """The lexical engine: tantivy scores sections (heading trail, body) and page titles by BM25.
 
-Why tantivy: a fair benchmark (bench/engines_lexical.py at 8ba90ab, docs/sources.md) put it level with our
+Why tantivy: a fair benchmark (bench/engines_lexical.py, last at d2f65fa; docs/sources.md) put it level with our
 own postings and BM25F within noise on two corpora and ahead on the third, with our page-ranking
 policy (tools/search/scoring.py) unchanged on top; a well-kept engine then beats keeping our own.
 It indexes our analyzer's terms (`tools.text.index_terms`, computed in tools/search/analysis.py)

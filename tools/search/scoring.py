@@ -61,7 +61,7 @@ class CorpusStats:
         # What a hit shows of its page, kept here so a search reads only its sections' rows.
         self.page: dict[int, tuple[str, str, str, str]] = {}
         # The anchor field (tools/search/anchors.py) as term -> ids of the pages linked with it.
-        # Small (a few terms per link), so it is built here rather than stored as postings.
+        # Small (a few terms per link), so it is built here rather than stored in the engine.
         anchored: dict[str, list[int]] = {}
         for doc_id, prior, collection, key, url, title, anchors in docs:
             for term in json.loads(anchors or "{}"):

@@ -198,8 +198,8 @@ class IndexStore:
         """Bring the tables in line with `files`: re-read changed ones (by content hash), drop gone ones.
 
         Changed files are analysed in `workers` processes when there are many (see
-        `tools.search.workers`); their rows are written in batches as they come, their postings
-        gathered as arrays and written once per term at the end.
+        `tools.search.workers`); their rows are written in batches as they come, and their terms
+        go to the lexical engine's next generation (tools/search/lexical.py) before SQLite commits.
         """
         start = time.perf_counter()
         stats = SyncStats()

@@ -177,7 +177,7 @@ def test_unparseable_page_is_indexed_as_text(
     assert "frontmatter" in caplog.text
 
 
-def test_changed_page_drops_its_old_postings_and_keeps_others(
+def test_changed_page_drops_its_old_terms_and_keeps_others(
     tmp_path: Path, corpus: FolderCorpus
 ) -> None:
     corpus.sync()
@@ -186,9 +186,9 @@ def test_changed_page_drops_its_old_postings_and_keeps_others(
     page.write_text("---\ntitle: Acme chat\n---\n\nNow about qwertyuiop only.\n")
     os.utime(page, (5, 5))
     assert corpus.sync().updated == 1
-    assert corpus.search("supports", 3) == []  # the old text's postings are gone
+    assert corpus.search("supports", 3) == []  # the old text's terms are gone
     assert corpus.search("qwertyuiop", 3)[0].key == "integrations/acme.mdx"
-    # A reopened index (fresh process) sees the same postings as the live one.
+    # A reopened index (fresh process) sees the same terms as the live one.
     reopened = FolderCorpus(corpus.root, "docs", corpus.index.db_path.parent, corpus.url_rule)
     assert [h.key for h in reopened.search("qwertyuiop", 3)] == ["integrations/acme.mdx"]
     after = [(h.key, round(h.score, 6)) for h in corpus.search("graph api compile", 4)]
