@@ -7,7 +7,8 @@ The issue asked to measure FTS5 and tantivy and choose. All three index the same
 Printed per engine: build seconds, search p50/p95 (docs and KB searched separately, as the agent
 does, limit 10), and recall@5 / MRR of the docs+KB ranking interleaved by rank for all three,
 so the engines compare on ranking alone (bench/retrieval.py merges ours by calibrated score). FTS5 and tantivy rank whole pages with field weights (title 8, headings 3, body 1);
-ours is the shipped index (section-level BM25F, link prior, phrase re-ranking, snippets).
+ours is the shipped index (section-level BM25 by tantivy, our ranking policy: title and anchor fields,
+link prior, phrase re-ranking, snippets).
 """
 
 from __future__ import annotations
@@ -186,7 +187,13 @@ def main() -> int:
         t = time.perf_counter()
         o_docs, o_kb = ours_engine(args.corpus, tmp / "ours")
         results.append(
-            measure("ours (sections, BM25F)", time.perf_counter() - t, o_docs, o_kb, questions)
+            measure(
+                "ours (sections, tantivy + policy)",
+                time.perf_counter() - t,
+                o_docs,
+                o_kb,
+                questions,
+            )
         )
     print(json.dumps(results, indent=1))
     return 0

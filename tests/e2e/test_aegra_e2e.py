@@ -87,11 +87,15 @@ async def test_two_processes_serve_and_join_the_same_thread(pair: AegraStack) ->
     tid = thread["thread_id"]
     q1, q2 = "How do I install docs-agent?", "How do I stream tokens from subgraphs?"
     await one.runs.wait(tid, "docs_agent", input=_run_body(q1))
-    # Turn 2 is queued through process two; process one joins its stream.
+    # Turn 2 is queued through process two; process one joins its stream. A Last-Event-ID
+    # that names no event replays the run's events from Redis first, so the join sees them
+    # all even when the (fast, offline) run finished before the join began: without it a
+    # finished run streams only `end`, which made this test depend on the machine's load.
     run = await two.runs.create(
         tid, "docs_agent", input=_run_body(q2), stream_mode=["values", "messages-tuple"]
     )
-    events = [part.event async for part in one.runs.join_stream(tid, run["run_id"])]
+    joined = one.runs.join_stream(tid, run["run_id"], last_event_id="replay-from-start")
+    events = [part.event async for part in joined]
     assert "values" in events and any(e.startswith("messages") for e in events), events[:20]
     assert (await two.runs.get(tid, run["run_id"]))["status"] == "success"
     state_one = await one.threads.get_state(tid)

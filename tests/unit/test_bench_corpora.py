@@ -7,7 +7,6 @@ from pathlib import Path
 
 from bench import corpora
 from bench.answers import score as answer_score
-from bench.engines_lexical import our_scores, paired_bootstrap, policy_search
 from bench.retrieval import bm25_baseline, corpus_report, open_sources
 
 RST_PAGE = """Fixtures
@@ -104,50 +103,6 @@ def test_an_answer_citing_a_url_the_site_does_not_serve_misses_but_is_told_apart
     )
     right = answer_score(q, {"answer": "See https://m.test/concepts/models/#fields."})
     assert (right["first"], right["url_form_miss"]) == (True, False)
-
-
-def test_the_lexical_engine_bench_reproduces_the_served_ranking(tmp_path: Path) -> None:
-    """Its copy of the ranking steps must equal `SearchIndex.search`, or the engines compare unfairly."""
-    root = tmp_path / "c"
-    (root / "docs").mkdir(parents=True)
-    for name, body in {
-        "streaming.md": "# Streaming\n\n## Stream tokens\n\nStream tokens from a subgraph.\n",
-        "memory.md": "# Memory\n\nKeep memory across threads with a checkpointer.\n",
-        "tools.md": "# Tools\n\nA tool can stream its progress. See [streaming](streaming.md).\n",
-    }.items():
-        (root / "docs" / name).write_text(body)
-    docs, _ = open_sources(corpora.describe(root), tmp_path / "index")
-    for q in ("stream tokens from a subgraph", "memory checkpointer", "tool progress"):
-        served = [h.key for h in docs.index.search(q, 10, snippets=False)]
-        assert policy_search(docs.index, our_scores(docs.index), q) == served
-
-
-def test_tantivy_scores_land_on_our_section_and_page_ids(tmp_path: Path) -> None:
-    """A term found in one section only: tantivy's score must sit at that section's id, and the
-    page whose title holds a term at that page's id, as our own scorer has them."""
-    from bench.engines_lexical import TantivySections
-
-    root = tmp_path / "c"
-    (root / "docs").mkdir(parents=True)
-    (root / "docs" / "a.md").write_text(
-        "# Alpha\n\n## One\n\nplain words\n\n## Two\n\nzyxwv here\n"
-    )
-    (root / "docs" / "b.md").write_text("# Bravo\n\n## Three\n\nother plain words\n")
-    docs, _ = open_sources(corpora.describe(root), tmp_path / "index")
-    index = docs.index
-    tv = TantivySections(index, tmp_path / "tv")
-    for terms in (["zyxwv"], ["bravo"], ["plain"]):
-        ours_sec, ours_title = our_scores(index)(terms)
-        sec, title = tv.scores(terms)
-        assert set(sec.nonzero()[0]) == set(ours_sec.nonzero()[0]), terms
-        assert set(title.nonzero()[0]) == set(ours_title.nonzero()[0]), terms
-
-
-def test_paired_bootstrap_is_zero_for_identical_results_and_signed_for_a_loss() -> None:
-    same = paired_bootstrap([1.0, 0.0, 1.0], [1.0, 0.0, 1.0])
-    assert same == {"mean_diff": 0.0, "ci95": [0.0, 0.0], "questions_differing": 0}
-    worse = paired_bootstrap([1.0] * 10, [0.0] * 10)
-    assert worse["mean_diff"] == -1.0 and worse["ci95"] == [-1.0, -1.0]
 
 
 def test_the_table_has_one_line_per_corpus_and_says_which_yielded_no_page() -> None:

@@ -1,17 +1,21 @@
-"""Persistent, incremental lexical index of whole pages, ranked by section-level BM25F.
+"""Persistent, incremental lexical index of whole pages, ranked by their sections' BM25.
 
 Pages are stored whole (the tools read whole pages) but ranked by their sections: a page that
-answers in one section should not lose to a long page that mentions every word once. It is
-several times faster than FTS5's `bm25()` over section rows and finds the right page far more
-often than FTS5 or tantivy over whole pages (bench/engines.py, bench/search_speed.py).
+answers in one section should not lose to a long page that mentions every word once. The BM25
+itself is tantivy's (a well-kept engine, level with our former own postings and BM25F within
+noise on every corpus: docs/sources.md); what no library has, the ranking policy over it, is
+ours. It finds the right page far more often than FTS5 or tantivy over whole pages
+(bench/engines.py, bench/search_speed.py).
 
 Modules, in the order a page travels:
 - `analysis`: what is kept of a parsed page (terms per field, word pairs, snippet prose, links);
   tokenising is `tools.text.index_terms`, shared with queries.
-- `storage`: the SQLite file (pages, sections, one postings row per term) and its incremental
-  sync by content hash; `postings`: the postings row format.
-- `scoring`: BM25F per section, pages ranked by their sections, title field and link prior,
-  and calibrated scores; `phrases`: re-ranking by the query's word pairs; `snippets`.
+- `storage`: the SQLite file (pages, sections, the lexical engine's generation) and its
+  incremental sync by content hash; `lexical`: the tantivy indexes of sections and page titles,
+  one generation per SQLite snapshot.
+- `scoring`: the ranking policy over tantivy's BM25: pages ranked by their sections, title
+  field, anchor field and link prior, and calibrated scores; `phrases`: re-ranking by the
+  query's word pairs; `snippets`.
 - `index`: `SearchIndex`, storage and scoring behind one lock; `merge`: one ranking from
   several indexes' calibrated scores.
 """

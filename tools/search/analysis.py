@@ -1,8 +1,8 @@
-"""What the index keeps of a page: its rows and its postings, computed without touching the index.
+"""What the index keeps of a page: its rows and its terms, computed without touching the index.
 
 A pure function of the page, so pages can be analysed anywhere (in worker processes during a
 build, `tools.search.workers`) and only the compact result travels to the writer: the page's
-rows and one small array of postings that name terms by their place in the page's vocabulary.
+rows and each section's terms as the lexical engine indexes them (tools/search/lexical.py).
 """
 
 from __future__ import annotations
@@ -13,13 +13,10 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from itertools import chain, repeat
 
 from tools.search.anchors import BODY_UNITS, link_texts, split_links
 from tools.search.phrases import pair_codes, term_hashes
-from tools.search.postings import MAX_TF, PAGE_DTYPE
 from tools.search.snippets import snippet_prose
 from tools.sources.mdx import Page
 from tools.text import index_terms
@@ -51,6 +48,11 @@ class SectionRecord:
     hlen: int
     pairs: bytes
     prose: str
+    # The lexical engine's fields (tools/search/lexical.py): the body's own words, its anchor
+    # words and the heading trail's terms, space-joined, each as often as it occurs.
+    body_terms: str = ""
+    anchor_terms: str = ""
+    head_terms: str = ""
 
 
 @dataclass
@@ -69,12 +71,6 @@ class PageRecord:
     links_json: str
     title_terms: list[str]
     sections: list[SectionRecord]
-    # The distinct terms of the page's sections, and their postings (PAGE_DTYPE: term as its
-    # place in `vocab`, section as its place in `sections`, body and heading-trail tf).
-    vocab: list[str]
-    postings: np.ndarray[Any, Any]
-    # Every distinct term of the page, sorted and space-joined: the rows to touch when it goes.
-    terms: str
 
 
 def analyse_page(
@@ -86,12 +82,6 @@ def analyse_page(
     # The title field is a set: title, description and path repeat each other, and a word
     # named twice there is no more "about" the page than one named once.
     title_terms = list(set(index_terms(f"{page.title}\n{page.description}\n{path_words}")))
-    # Postings gathered as flat lists (term, section, body tf, heading tf), turned into one
-    # array at the end: per-term work stays in C (Counter, map, dict.fromkeys).
-    post_terms: list[str] = []
-    post_body: list[int] = []
-    post_head: list[int] = []
-    per_section: list[int] = []
     records: list[SectionRecord] = []
     trail: list[tuple[int, str]] = []
     named_links: list[tuple[str, str]] = []  # (text, URL) of the page's links, for `links`
@@ -101,18 +91,18 @@ def analyse_page(
         if s.level > 0:
             trail.append((s.level, s.heading))
         head = Counter(index_terms(" / ".join(h for _, h in trail)))
-        # Body tf in BODY_UNITS per own word; an anchor word (a link's text, a link list entry's
-        # description) counts one unit (tools.search.anchors). The reading order holds the own
-        # and the anchor words, so the own words' counts are its counts less the anchors' (one
-        # tokenisation of the section, not two). The length counts every word said in full.
+        # Own words and anchor words (a link's text, a link list entry's description) go to
+        # separate engine fields, the anchor one weighed `ANCHOR_WEIGHT` (tools.search.anchors,
+        # tools.search.lexical). The reading order holds the own and the anchor words, so the
+        # own words' counts are its counts less the anchors' (one tokenisation of the section,
+        # not two). The length, in BODY_UNITS, counts every word said in full.
         split = split_links(s.text[:MAX_INDEXED_CHARS])
         named_links.extend(split.links)
         body_terms = index_terms(split.reading)
-        body = Counter({t: n * BODY_UNITS for t, n in Counter(body_terms).items()})
-        if split.anchors:
-            for t, a in Counter(index_terms(split.anchors)).items():
-                own = max(0, body.get(t, 0) // BODY_UNITS - a)
-                body[t] = own * BODY_UNITS + a
+        own = Counter(body_terms)
+        anchor = Counter(index_terms(split.anchors)) if split.anchors else Counter()
+        for t, a in anchor.items():
+            own[t] = max(0, own.get(t, 0) - a)
         sequence = index_terms(s.heading)[:50] + body_terms[:RERANK_TERMS]
         records.append(
             SectionRecord(
@@ -124,21 +114,11 @@ def analyse_page(
                 hlen=head.total(),
                 pairs=pair_codes(term_hashes(sequence)).tobytes(),
                 prose=snippet_prose(s.text),
+                body_terms=repeated(own),
+                anchor_terms=repeated(anchor),
+                head_terms=repeated(head),
             )
         )
-        terms = list(body)
-        terms.extend(t for t in head if t not in body)
-        post_terms.extend(terms)
-        post_body.extend(map(body.__getitem__, terms))  # a Counter gives 0 for a missing term
-        post_head.extend(map(head.__getitem__, terms))
-        per_section.append(len(terms))
-    vocab = dict.fromkeys(post_terms)
-    place = dict(zip(vocab, range(len(vocab)), strict=True))
-    postings = np.empty(len(post_terms), PAGE_DTYPE)
-    postings["term"] = np.fromiter(map(place.__getitem__, post_terms), np.uint32, len(post_terms))
-    postings["sec"] = np.repeat(np.arange(len(per_section), dtype=np.uint32), per_section)
-    postings["body"] = np.minimum(np.array(post_body, np.int64), MAX_TF)
-    postings["head"] = np.minimum(np.array(post_head, np.int64), MAX_TF)
     return PageRecord(
         key=key,
         url=url,
@@ -152,10 +132,16 @@ def analyse_page(
         links_json=json.dumps(links(page, key, named_links)),
         title_terms=title_terms,
         sections=records,
-        vocab=list(vocab),
-        postings=postings,
-        terms=" ".join(sorted(vocab.keys() | title_terms)),
     )
+
+
+def repeated(counts: Counter[str]) -> str:
+    """The terms space-joined, each as often as its count.
+
+    The engine's field text: a whitespace tokenizer reads it back as these terms with these
+    frequencies, so tantivy scores exactly the terms our analyzer produced.
+    """
+    return " ".join(chain.from_iterable(repeat(t, n) for t, n in counts.items() if n > 0))
 
 
 def links(

@@ -31,7 +31,7 @@ import re
 from typing import NamedTuple
 
 # An anchor word's share of an own word in a section's body term frequency. Body tf is stored
-# in units of this share (`BODY_UNITS` per own word), so the postings stay integer counts.
+# in units of this share (`BODY_UNITS` per own word), so stored lengths stay integer counts.
 ANCHOR_WEIGHT = 0.5
 BODY_UNITS = round(1 / ANCHOR_WEIGHT)
 

@@ -2,7 +2,7 @@
 
 The gate and the weights follow from what the two scores mean, not from a sweep:
 
-- A hit's calibrated lexical score `c` is its BM25F score over the most the query could score
+- A hit's calibrated lexical score `c` is its BM25 score over the most the query could score
   (every query term saturated in one section, a missing term counted at its idf), scaled by the
   index's typical page gain (`SearchIndex.search`, `merge_rankings`). A query term found once in
   a section of average length earns idf × (k1 + 1) × 1 / (k1 + 1) = idf, i.e. 1 / (k1 + 1) of its
@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from tools.search import Hit
-from tools.search.scoring import K1
+from tools.search.lexical import K1
 from tools.search.vectors import QUERY_CHARS, VectorStore
 from tools.text import index_terms, is_identifier
 

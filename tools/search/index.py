@@ -1,27 +1,30 @@
-"""`SearchIndex`: one source's index (storage + scoring) behind one lock, safe to share."""
+"""`SearchIndex`: one source's index (storage, lexical engine, ranking) behind one lock, safe to share."""
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from tools.search.lexical import LexicalReader
 from tools.search.phrases import RERANK_DEPTH, phrase_boost, query_pairs
 from tools.search.records import Document, Hit, Parser, Progress, Reader, SourceFile, SyncStats
 from tools.search.scoring import (
+    MAX_RANKED_SECTIONS,
+    MAX_RANKED_TITLES,
     PRIOR_WEIGHT,
     CorpusStats,
     bm25_anchors,
-    bm25_titles,
-    bm25f_sections,
     rank_pages,
-    section_term_weights,
 )
 from tools.search.snippets import snippet
 from tools.search.storage import IndexStore, build_lock
 from tools.text import index_terms
+
+log = logging.getLogger(__name__)
 
 
 def index_path(index_dir: Path, kind: str, identity: str) -> Path:
@@ -31,13 +34,15 @@ def index_path(index_dir: Path, kind: str, identity: str) -> Path:
 
 
 class SearchIndex:
-    """One SQLite file holding one source's pages; safe to share between threads and processes.
+    """One SQLite file holding one source's pages, and its tantivy generations; safe to share.
 
     Reads run in one snapshot each (`_reading`); a sync writes on a connection of its own in
     one transaction, so searches go on, on the index as it was, while it runs, and the first
     search after its commit reloads the statistics and reads the new index whole. The same
     holds when the writer is another process (`make index` beside a running server): nothing
-    is read half-written, and the server needs no restart to see the new pages.
+    is read half-written, and the server needs no restart to see the new pages. The lexical
+    engine's searchers are those of the generation the snapshot names (tools/search/lexical.py),
+    so the section ids they return are the snapshot's own.
     """
 
     def __init__(self, db_path: Path) -> None:
@@ -46,6 +51,7 @@ class SearchIndex:
         self._store = IndexStore(db_path)
         self._stats: CorpusStats | None = None
         self._stats_version: int | None = None
+        self._lexical: LexicalReader | None = None
 
     def __len__(self) -> int:
         with self._reading():
@@ -59,6 +65,22 @@ class SearchIndex:
                 self._stats = None
                 self._stats_version = version
             yield version
+
+    def _engine(self) -> LexicalReader:
+        """The lexical engine's searchers of the snapshot's generation (the caller is reading).
+
+        A generation another process has just pruned (this snapshot is two syncs behind) is
+        not an error: the next read sees a newer snapshot, so this one answers from no lexical
+        matches rather than from another generation's ids.
+        """
+        generation = self._store.generation()
+        if self._lexical is None or self._lexical.generation != generation:
+            try:
+                self._lexical = LexicalReader(self._store.lexical_root, generation)
+            except (OSError, ValueError):
+                log.warning("lexical index generation %s not readable", generation, exc_info=True)
+                return LexicalReader(self._store.lexical_root, 0)
+        return self._lexical
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -113,7 +135,8 @@ class SearchIndex:
 
         `snippets=False` skips the snippets for callers that list titles only (the KB search).
         Section vectors are fused with this ranking a level up, where the vector store lives
-        (`FolderCorpus.ranked`, tools/search/fusion.py). Sections score by BM25F over their heading trail and body; a page scores by its best
+        (`FolderCorpus.ranked`, tools/search/fusion.py). Sections score by BM25 over their heading
+        trail and body (the engine, tools/search/lexical.py); a page scores by its best
         section plus a share of its next ones, plus its title field, lifted by its link prior.
         The best pages are then re-ranked by the query's word pairs (`phrase_boost`).
         """
@@ -124,10 +147,11 @@ class SearchIndex:
         limit = max(1, min(int(limit), 100))
         with self._reading():
             stats = self._current_stats()
-            sec_blobs, title_blobs = self._store.postings(terms)
-            sec_weights = section_term_weights(sec_blobs, stats)
-            sec_score = bm25f_sections(sec_blobs, sec_weights, stats)
-            title_score = bm25_titles(title_blobs, stats) + bm25_anchors(terms, stats)
+            engine = self._engine()
+            sec_score = engine.section_scores(terms, MAX_RANKED_SECTIONS, len(stats.sec_doc))
+            title_score = engine.title_scores(terms, MAX_RANKED_TITLES, stats.n_pages)
+            title_score += bm25_anchors(terms, stats)
+            sec_weights = engine.section_term_weights(terms, stats.n_secs)
             weight = PRIOR_WEIGHT if prior_weight is None else prior_weight
             # Without a collection filter only the re-ranked head and the page asked for matter.
             need = 200 if collections else max(limit, RERANK_DEPTH)
@@ -169,7 +193,7 @@ class SearchIndex:
     def known_terms(self, terms: Sequence[str]) -> set[str]:
         """Those of the (index) terms that the index holds: the words its lexical side can read."""
         with self._reading():
-            return self._store.known_terms(terms)
+            return self._engine().known_terms(list(dict.fromkeys(terms)))
 
     def get(self, key: str) -> Document | None:
         """A stored page by key (its path or article id)."""

@@ -1,14 +1,13 @@
-"""Section-level BM25F, pages ranked by their sections, and scores calibrated across indexes.
+"""The ranking policy over the lexical engine's scores: pages by their sections, calibration.
 
-- Field-weighted BM25 (BM25F): a section's heading trail and body, and its page's title,
-  description and path (the title field), count separately.
-- A page scores by its best section plus a share of its next best ones, plus its title field,
-  lifted by its link prior.
+The engine (tantivy, tools/search/lexical.py) scores sections (heading trail and body) and page
+title fields by BM25; what no library has is here:
+- A page scores by its best section plus a share of its next best ones, plus its title field
+  and its anchor field (the words other pages link to it with), lifted by its link prior.
 - Each score has a calibrated twin: the score over the most the query could score in this index
   and the index's typical page gain, so two indexes' results (docs and KB) share one scale.
 
-Everything here is numpy over arrays loaded once per index state (`CorpusStats`); a query reads
-only its terms' posting blobs (`tools.search.postings`).
+Everything here is numpy over arrays loaded once per index state (`CorpusStats`).
 """
 
 from __future__ import annotations
@@ -20,17 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from tools.search.anchors import ANCHOR_WEIGHT, BODY_UNITS
-from tools.search.postings import SEC_DTYPE, TITLE_DTYPE
+from tools.search.anchors import ANCHOR_WEIGHT
+from tools.search.lexical import K1
 
-# BM25F: field weights inside a section (heading trail, body), and the page-title field's weight.
-W_HEADING = 1.0
-W_BODY = 1.0
-W_TITLE = 1.0
-K1 = 1.2
-B_BODY = 0.75
-B_HEADING = 0.5
-B_TITLE = 0.5
 # How much a page's inbound links lift its score: score * (1 + PRIOR_WEIGHT * ln(1 + inlinks)).
 PRIOR_WEIGHT = 0.1
 # A page's score is its best section's plus this share of its next best ones (up to 3): a page
@@ -39,6 +30,8 @@ SECTION_SPREAD = 0.3
 # Sections that take part in page ranking (the best ones by score); the rest are a long tail of
 # single weak matches that cannot lift a page into the results.
 MAX_RANKED_SECTIONS = 1_000
+# Pages whose title fields take part (the engine's best ones): more than any ranking reads.
+MAX_RANKED_TITLES = 200
 
 
 class CorpusStats:
@@ -47,7 +40,7 @@ class CorpusStats:
     def __init__(self, db: sqlite3.Connection) -> None:
         secs = db.execute("SELECT id, doc, blen, hlen FROM secs").fetchall()
         docs = db.execute(
-            "SELECT id, tlen, prior, collection, key, url, title, anchors FROM docs"
+            "SELECT id, prior, collection, key, url, title, anchors FROM docs"
         ).fetchall()
         size = max((r[0] for r in secs), default=0) + 1
         dsize = max((r[0] for r in docs), default=0) + 1
@@ -62,36 +55,21 @@ class CorpusStats:
             self.hlen[ids] = arr[:, 3]
         self.n_secs = max(len(secs), 1)
         self.n_docs = max(len(docs), 1)
-        self.avg_blen = float(self.blen.sum() / self.n_secs) or 1.0
-        self.avg_hlen = float(self.hlen.sum() / self.n_secs) or 1.0
-        self.tlen = np.zeros(dsize, np.float32)
+        self.n_pages = dsize  # the page arrays' length (ids run from 1)
         self.prior = np.zeros(dsize, np.float32)
         self.collection: dict[int, str] = {}
         # What a hit shows of its page, kept here so a search reads only its sections' rows.
         self.page: dict[int, tuple[str, str, str, str]] = {}
         # The anchor field (tools/search/anchors.py) as term -> ids of the pages linked with it.
-        # Small (a few terms per link), so it is built here rather than stored as postings.
+        # Small (a few terms per link), so it is built here rather than stored in the engine.
         anchored: dict[str, list[int]] = {}
-        for doc_id, tlen, prior, collection, key, url, title, anchors in docs:
+        for doc_id, prior, collection, key, url, title, anchors in docs:
             for term in json.loads(anchors or "{}"):
                 anchored.setdefault(term, []).append(doc_id)
-            self.tlen[doc_id] = tlen
             self.prior[doc_id] = prior
             self.collection[doc_id] = collection or ""
             self.page[doc_id] = (key, url or "", title or "", collection or "")
-        self.avg_tlen = float(self.tlen.sum() / self.n_docs) or 1.0
         self.anchors = {term: np.array(pages, np.intp) for term, pages in anchored.items()}
-        # BM25 length normalisers, inverted once here so a query only multiplies. Body tf and
-        # length are stored in BODY_UNITS per word (anchor words count less, tools.search.anchors).
-        self.inv_body = (
-            W_BODY / BODY_UNITS / (1.0 - B_BODY + B_BODY * self.blen / self.avg_blen)
-        ).astype(np.float32)
-        self.inv_head = (
-            W_HEADING / (1.0 - B_HEADING + B_HEADING * self.hlen / self.avg_hlen)
-        ).astype(np.float32)
-        # The title field's whole BM25 term weight but idf, per page (its tf is always 1).
-        title_tf = 1.0 / (1.0 - B_TITLE + B_TITLE * self.tlen / self.avg_tlen)
-        self.title_weight = (W_TITLE * title_tf / (K1 + title_tf)).astype(np.float32)
         self._prior_factors: dict[float, np.ndarray[Any, Any]] = {}
         self._page_gains: dict[float, float] = {}
 
@@ -113,7 +91,7 @@ class CorpusStats:
         if gain is None:
             doc_ids = np.fromiter(self.collection, np.int64, len(self.collection))
             counted = np.flatnonzero((self.blen + self.hlen) > 0)
-            n_secs = np.bincount(self.sec_doc[counted], minlength=len(self.tlen))[doc_ids]
+            n_secs = np.bincount(self.sec_doc[counted], minlength=self.n_pages)[doc_ids]
             spread = 1.0 + SECTION_SPREAD * np.clip(n_secs - 1, 0, 3)
             gains = spread * (1.0 + prior_weight * self.prior[doc_ids])
             gain = self._page_gains[prior_weight] = float(np.median(gains)) if len(gains) else 1.0
@@ -122,7 +100,7 @@ class CorpusStats:
     def query_ceiling(self, n_terms: int, sec_weights: list[float]) -> float:
         """The most one section could score for the query here: the sum of idf × (k1 + 1).
 
-        `sec_weights` are the matched terms' idf × (k1 + 1). A query term the index lacks counts
+        `sec_weights` are the matched terms' idf × (k1 + 1) (`LexicalReader.section_term_weights`). A query term the index lacks counts
         at its (high) idf: an index that cannot match a query's rarest words has a ceiling it
         cannot reach, so its calibrated scores are low.
         """
@@ -134,67 +112,19 @@ class CorpusStats:
         return self.query_ceiling(n_terms, sec_weights) * self.page_gain(prior_weight)
 
 
-def term_weights(blobs: list[bytes], itemsize: int, n: int) -> list[float]:
-    """Each matched term's idf × (k1 + 1), from its posting list's length.
-
-    Plain Python: for a query's handful of terms this is faster than any numpy call.
-    """
-    weights = []
-    for blob in blobs:
-        df = len(blob) // itemsize
-        weights.append((K1 + 1.0) * math.log(1.0 + (n - df + 0.5) / (df + 0.5)))
-    return weights
-
-
-def section_term_weights(blobs: list[bytes], stats: CorpusStats) -> list[float]:
-    """`term_weights` of section posting blobs."""
-    return term_weights(blobs, SEC_DTYPE.itemsize, stats.n_secs)
-
-
-def bm25f_sections(
-    blobs: list[bytes], weights: list[float], stats: CorpusStats
-) -> np.ndarray[Any, Any]:
-    """Per-section BM25F over the heading trail and body fields, for all query terms at once.
-
-    The blobs are read as plain uint32 pairs (section id; body tf in the low and heading tf in
-    the high half) and joined before numpy sees them: a handful of array calls per query, not a
-    handful per term, because per-call overhead is what a short query pays for.
-    """
-    if not blobs:
-        return np.zeros(len(stats.blen), np.float64)
-    raw = b"".join(blobs)
-    ids = np.frombuffer(raw, np.uint32)[::2].astype(np.intp)  # cast once, used three times
-    # Each field as its own contiguous float32 array: measured 3x faster than working on the
-    # interleaved columns, which makes numpy buffer and cast element by element.
-    words = np.frombuffer(raw, np.uint16)
-    body = words[2::4].astype(np.float32)
-    head = words[3::4].astype(np.float32)
-    tf = body * stats.inv_body[ids] + head * stats.inv_head[ids]
-    idf = np.repeat(np.array(weights, np.float32), [len(b) // SEC_DTYPE.itemsize for b in blobs])
-    return np.bincount(ids, weights=idf * tf / (K1 + tf), minlength=len(stats.blen))
-
-
-def bm25_titles(blobs: list[bytes], stats: CorpusStats) -> np.ndarray[Any, Any]:
-    """Per-page BM25 of the title field (title, description, path words), all terms at once."""
-    if not blobs:
-        return np.zeros(len(stats.tlen), np.float64)
-    ids = np.frombuffer(b"".join(blobs), np.uint32).astype(np.intp)
-    idf = np.repeat(
-        np.array(term_weights(blobs, TITLE_DTYPE.itemsize, stats.n_docs), np.float32),
-        [len(b) // TITLE_DTYPE.itemsize for b in blobs],
-    )
-    return np.bincount(ids, weights=idf * stats.title_weight[ids], minlength=len(stats.tlen))
-
-
 def bm25_anchors(terms: list[str], stats: CorpusStats) -> np.ndarray[Any, Any]:
     """Per-page BM25 of the anchor field: the words other pages link to the page with.
+
+    Ours, not the engine's: a page's anchor field changes whenever another page's links do, so
+    it is rebuilt from the stored links at each sync (`IndexStore._update_priors`); in the
+    engine it would mean re-adding every page a changed page links to.
 
     A link's words count `ANCHOR_WEIGHT` for the section holding them and the same for the
     page they point to. The field is a set, like the title field: a page linked a hundred
     times as "streaming" is no more about streaming than one linked so once (how often it is
     linked at all is the link prior's to say).
     """
-    score = np.zeros(len(stats.tlen), np.float64)
+    score = np.zeros(stats.n_pages, np.float64)
     saturated = (K1 + 1.0) * ANCHOR_WEIGHT / (K1 + ANCHOR_WEIGHT)
     for term in terms:
         pages = stats.anchors.get(term)

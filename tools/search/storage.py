@@ -1,9 +1,10 @@
-"""The index on disk: one SQLite file of pages, sections and postings, and its incremental sync.
+"""The index on disk: one SQLite file of pages and sections, the lexical engine's files beside it.
 
-Storage is one SQLite file (standard library, opens in milliseconds): pages, sections and an
-inverted index of one row per term (its section postings and title postings, see
-`tools.search.postings`). Sync is incremental: a changed file (by content hash) rewrites only
-its own postings; deleted files drop theirs; every touched term's row is rewritten once.
+Storage is one SQLite file (standard library, opens in milliseconds) of pages and sections, and
+the tantivy indexes that score them (tools/search/lexical.py) in `<index>.tantivy/`, one
+directory per generation; the SQLite file names the generation its rows belong to. Sync is
+incremental: a changed file (by content hash) replaces only its own rows and its own tantivy
+documents (deleted by page key, added again); deleted files drop theirs.
 """
 
 from __future__ import annotations
@@ -21,25 +22,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from tools.search.analysis import PageRecord
-from tools.search.postings import (
-    SEC_DTYPE,
-    TITLE_DTYPE,
-    PostingBuffer,
-    fetch_postings,
-    marks,
-    merge_postings,
-)
+from tools.search.lexical import LexicalWriter, has_generation
 from tools.search.records import Document, Parser, Progress, Reader, SourceFile, SyncStats
 from tools.search.workers import Task, analysed
 from tools.sources.mdx import Section
 from tools.text import index_terms
 
-# 37: pages read by their site's profile (MkDocs, Sphinx, Docusaurus, built HTML): the site's
-# URLs and anchors, extra section ids, clean text (36 is the hardening branch's hidden-text change)
-SCHEMA_VERSION = 37
+# 38: sections scored by tantivy (tools/search/lexical.py): no postings table, a generation row
+# (37: pages read by their site's profile — MkDocs, Sphinx, Docusaurus, built HTML: the site's
+# URLs and anchors, extra section ids, clean text; 36: the hardening branch's hidden-text change)
+SCHEMA_VERSION = 38
 # Searches read the file through a memory map (a quarter faster than read calls); syncs and the
 # one full scan that loads the scorer's arrays do not, so they do not map, and count as
 # resident, the whole file.
@@ -50,14 +43,17 @@ MMAP_BYTES = 256 << 20
 WRITE_BATCH = 64
 
 
+def marks(values: Sequence[Any]) -> str:
+    """SQL placeholders for `values`."""
+    return ",".join("?" * len(values))
+
+
 @dataclass
 class _Pending:
-    """Changes gathered during one sync; postings are written once per touched term at the end."""
+    """Changes gathered during one sync; the lexical engine's next generation, once one is due."""
 
     removed_secs: set[int] = field(default_factory=set)
-    removed_docs: set[int] = field(default_factory=set)
-    touched: set[str] = field(default_factory=set)
-    postings: PostingBuffer = field(default_factory=PostingBuffer)
+    lexical: LexicalWriter | None = None
     added_secs: list[int] = field(default_factory=list)
     doc_rows: list[tuple[Any, ...]] = field(default_factory=list)
     sec_rows: list[tuple[Any, ...]] = field(default_factory=list)
@@ -93,26 +89,32 @@ def build_lock(path: Path) -> Iterator[None]:
 # Text last: SQLite reads a row up to the last column asked for, and ranking
 # reads lengths and word pairs without wanting the (long) text. A page is read
 # whole from its sections' rows; its text is stored once.
-# A term's section postings and title-field postings side by side: one row
-# read per query term.
+# `meta` holds the lexical engine's generation (`lexical_generation`, 0: none yet).
 _SCHEMA = """
 DROP TABLE IF EXISTS docs;
 DROP TABLE IF EXISTS fts;
 DROP TABLE IF EXISTS secs;
 DROP TABLE IF EXISTS post;
 DROP TABLE IF EXISTS tpost;
+DROP TABLE IF EXISTS meta;
 CREATE TABLE docs (
     id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, url TEXT, title TEXT,
-    collection TEXT, prior REAL DEFAULT 0, tlen INTEGER DEFAULT 0, hash TEXT,
+    collection TEXT, prior REAL DEFAULT 0, hash TEXT,
     mtime REAL, size INTEGER, description TEXT, meta TEXT, links TEXT DEFAULT '{}',
-    terms TEXT DEFAULT '', anchors TEXT DEFAULT '{}');
+    anchors TEXT DEFAULT '{}');
 CREATE TABLE secs (
     id INTEGER PRIMARY KEY AUTOINCREMENT, doc INTEGER NOT NULL, level INTEGER,
     blen INTEGER, hlen INTEGER, anchor TEXT, heading TEXT, pairs BLOB, prose TEXT,
     text TEXT);
 CREATE INDEX secs_doc ON secs(doc);
-CREATE TABLE post (term TEXT PRIMARY KEY, sec BLOB, title BLOB) WITHOUT ROWID;
+CREATE TABLE meta (name TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID;
+INSERT INTO meta VALUES ('lexical_generation', 0);
 """
+
+
+def lexical_root(db_path: Path) -> Path:
+    """The directory of an index's tantivy generations, beside its SQLite file."""
+    return db_path.with_suffix(".tantivy")
 
 
 class IndexStore:
@@ -126,10 +128,13 @@ class IndexStore:
     def __init__(self, db_path: Path) -> None:
         db_path.parent.mkdir(parents=True, exist_ok=True)
         self.db_path = db_path
+        self.lexical_root = lexical_root(db_path)
         self.db = sqlite3.connect(str(db_path), check_same_thread=False, timeout=BUSY_TIMEOUT_S)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
+        self._lexical: LexicalWriter | None = None
+        self._inherit = True
         self._init_schema()
 
     def close(self) -> None:
@@ -193,8 +198,8 @@ class IndexStore:
         """Bring the tables in line with `files`: re-read changed ones (by content hash), drop gone ones.
 
         Changed files are analysed in `workers` processes when there are many (see
-        `tools.search.workers`); their rows are written in batches as they come, their postings
-        gathered as arrays and written once per term at the end.
+        `tools.search.workers`); their rows are written in batches as they come, and their terms
+        go to the lexical engine's next generation (tools/search/lexical.py) before SQLite commits.
         """
         start = time.perf_counter()
         stats = SyncStats()
@@ -206,7 +211,11 @@ class IndexStore:
                 pending = self._sync(files, read, parse, progress, workers, stats)
             except BaseException:
                 self.db.rollback()  # a failed sync leaves the index as it was
+                if self._lexical is not None:
+                    self._lexical.discard()
                 raise
+            finally:
+                self._lexical = None
         # The section changes, for stores kept beside this index (section vectors).
         stats.sections_removed = sorted(pending.removed_secs)
         stats.sections_added = pending.added_secs
@@ -227,8 +236,15 @@ class IndexStore:
             row[0]: (row[1], row[2], row[3])
             for row in self.db.execute("SELECT key, mtime, size, hash FROM docs")
         }
-        fresh = not known
         pending = _Pending()
+        self._lexical = None
+        self._inherit = has_generation(self.lexical_root, self.generation())
+        if not self._inherit:
+            # The engine's files are gone (deleted by hand) or of other fields: every page is
+            # indexed again, into a generation that starts empty.
+            for key in known:
+                self._delete(key, pending)
+            known = {}
         seen: set[str] = set()
         tasks: list[Task] = []
         for f in files:
@@ -264,11 +280,23 @@ class IndexStore:
         for key in set(known) - seen:
             self._delete(key, pending)
             stats.removed += 1
-        if stats.added or stats.updated or stats.removed:
-            self._write_postings(pending, fresh)
+        lexical = self._lexical
+        if lexical is not None:
+            lexical.commit()
+            self.db.execute(
+                "UPDATE meta SET value=? WHERE name='lexical_generation'", (lexical.generation,)
+            )
             self._update_priors()
         self.db.commit()
+        if lexical is not None:
+            lexical.prune()  # after the commit: a reader may still open the one before
         return pending
+
+    def _lexical_writer(self) -> LexicalWriter:
+        """The next generation's writer, opened at the sync's first change."""
+        if self._lexical is None:
+            self._lexical = LexicalWriter(self.lexical_root, self.generation(), self._inherit)
+        return self._lexical
 
     def _next_ids(self) -> tuple[int, int]:
         """The next page id (as SQLite would choose it) and the next section id (never reused)."""
@@ -278,20 +306,19 @@ class IndexStore:
         return int(doc), max(int(seq[0]) if seq else 0, int(top)) + 1
 
     def _delete(self, key: str, pending: _Pending) -> None:
-        row = self.db.execute("SELECT id, terms FROM docs WHERE key=?", (key,)).fetchone()
+        row = self.db.execute("SELECT id FROM docs WHERE key=?", (key,)).fetchone()
         if not row:
             return
-        doc_id, terms = row
-        pending.removed_docs.add(doc_id)
+        doc_id = row[0]
         pending.removed_secs.update(
             r[0] for r in self.db.execute("SELECT id FROM secs WHERE doc=?", (doc_id,))
         )
-        pending.touched.update(terms.split())
+        self._lexical_writer().delete(key)
         self.db.execute("DELETE FROM secs WHERE doc=?", (doc_id,))
         self.db.execute("DELETE FROM docs WHERE id=?", (doc_id,))
 
     def _add(self, record: PageRecord, doc_id: int, first_sec: int, pending: _Pending) -> None:
-        """Queue a page's rows and gather its postings, under the ids given."""
+        """Queue a page's rows and add its documents to the lexical engine, under the ids given."""
         pending.doc_rows.append(
             (
                 doc_id,
@@ -305,8 +332,6 @@ class IndexStore:
                 record.size,
                 record.meta_json,
                 record.links_json,
-                len(record.title_terms),
-                record.terms,
             )
         )
         for i, s in enumerate(record.sections):
@@ -326,15 +351,21 @@ class IndexStore:
                     s.prose,
                 )
             )
-        pending.postings.add_page(
-            doc_id, record.title_terms, record.vocab, record.postings, first_sec
+        self._lexical_writer().add(
+            record.key,
+            doc_id,
+            " ".join(record.title_terms),
+            [
+                (first_sec + i, s.body_terms, s.anchor_terms, s.head_terms)
+                for i, s in enumerate(record.sections)
+            ],
         )
 
     def _write_rows(self, pending: _Pending) -> None:
         """Write the queued page and section rows."""
         self.db.executemany(
-            "INSERT INTO docs(id,key,url,title,description,collection,hash,mtime,size,meta,links,"
-            "tlen,terms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO docs(id,key,url,title,description,collection,hash,mtime,size,meta,links)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             pending.doc_rows,
         )
         self.db.executemany(
@@ -344,30 +375,6 @@ class IndexStore:
         )
         pending.doc_rows.clear()
         pending.sec_rows.clear()
-
-    def _write_postings(self, pending: _Pending, fresh: bool) -> None:
-        """Apply the gathered changes: one write per touched term (a read too, unless fresh)."""
-        if fresh:  # nothing to merge with: stream the grouped postings straight in
-            self.db.executemany(
-                "INSERT INTO post(term, sec, title) VALUES (?,?,?)", pending.postings.grouped()
-            )
-            return
-        removed_secs = np.fromiter(pending.removed_secs, np.uint32, len(pending.removed_secs))
-        removed_docs = np.fromiter(pending.removed_docs, np.uint32, len(pending.removed_docs))
-        added = {term: (sec, title) for term, sec, title in pending.postings.grouped()}
-        rows: list[tuple[str, bytes, bytes]] = []
-        deletes: list[tuple[str]] = []
-        for term in pending.touched | added.keys():
-            old = self.db.execute("SELECT sec, title FROM post WHERE term=?", (term,)).fetchone()
-            new_sec, new_title = added.get(term, (b"", b""))
-            sec = merge_postings(old[0] if old else None, new_sec, SEC_DTYPE, removed_secs)
-            title = merge_postings(old[1] if old else None, new_title, TITLE_DTYPE, removed_docs)
-            if sec or title:
-                rows.append((term, sec, title))
-            else:
-                deletes.append((term,))
-        self.db.executemany("INSERT OR REPLACE INTO post(term, sec, title) VALUES (?,?,?)", rows)
-        self.db.executemany("DELETE FROM post WHERE term=?", deletes)
 
     def _update_priors(self) -> None:
         """Recompute each page's prior from how many other pages link to it, and its anchor field.
@@ -419,19 +426,10 @@ class IndexStore:
         """How many pages are stored."""
         return int(self.db.execute("SELECT count(*) FROM docs").fetchone()[0])
 
-    def postings(self, terms: list[str]) -> tuple[list[bytes], list[bytes]]:
-        """The terms' section and title posting blobs."""
-        return fetch_postings(self.db, terms)
-
-    def known_terms(self, terms: Sequence[str]) -> set[str]:
-        """Those of the terms that some page holds (in a section or its title field)."""
-        terms = list(dict.fromkeys(terms))
-        known: set[str] = set()
-        for i in range(0, len(terms), 500):  # within SQLite's limit on parameters
-            part = terms[i : i + 500]
-            rows = self.db.execute(f"SELECT term FROM post WHERE term IN ({marks(part)})", part)
-            known.update(r[0] for r in rows)
-        return known
+    def generation(self) -> int:
+        """The lexical engine's generation these rows belong to (0: nothing indexed yet)."""
+        row = self.db.execute("SELECT value FROM meta WHERE name='lexical_generation'").fetchone()
+        return int(row[0]) if row else 0
 
     def best_sections(self, ids: list[int], with_prose: bool) -> dict[int, tuple[Any, ...]]:
         """(heading, level, anchor, prose, pair codes) of sections by id, in one query."""

@@ -4,20 +4,26 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tools.kb import FolderKnowledgeBase
 from tools.search import SearchIndex, SourceFile
 from tools.search import storage as search_storage
 from tools.search import workers as search_workers
+from tools.search.lexical import LexicalReader
+from tools.search.storage import IndexStore
 from tools.sources.corpus import FolderCorpus, UrlRule
 from tools.sources.mdx import Page, parse_markdown
 
+WORDS = ["stream", "graph", "state", "checkpoint", "interrupt", "memory", "tool", "agent"]
+
 
 def _pages(n: int) -> dict[str, str]:
-    words = ["stream", "graph", "state", "checkpoint", "interrupt", "memory", "tool", "agent"]
+    words = WORDS
     pages = {}
     for i in range(n):
         a, b = words[i % len(words)], words[(i * 3 + 1) % len(words)]
@@ -35,15 +41,28 @@ def _write(root: Path, pages: dict[str, str]) -> None:
 
 
 def _dump(db_path: Path) -> list[list[tuple[object, ...]]]:
+    """The rows, and what the lexical engine scores for each word of the pages, by our ids."""
     db = sqlite3.connect(db_path)
     try:
-        return [
+        rows = [
             db.execute("SELECT * FROM docs ORDER BY id").fetchall(),
             db.execute("SELECT * FROM secs ORDER BY id").fetchall(),
-            db.execute("SELECT * FROM post ORDER BY term").fetchall(),
         ]
     finally:
         db.close()
+    with closing(IndexStore(db_path)) as store:
+        engine = LexicalReader(store.lexical_root, store.generation())
+    words = [*WORDS, "n7", "qwerty4", "page", "call", "see", "intro"]
+    scores: list[tuple[object, ...]] = []
+    for word in words:
+        for found in (
+            engine.section_scores([word], 1000, 1000),
+            engine.title_scores([word], 100, 100),
+        ):
+            scores.append(
+                (word, *np.round(found[found > 0], 5).tolist(), *np.flatnonzero(found).tolist())
+            )
+    return [*rows, scores]
 
 
 @pytest.fixture
@@ -63,7 +82,7 @@ def test_pool_build_equals_serial_build_and_syncs_incrementally(tmp_path: Path) 
     assert _dump(serial.index.db_path) == _dump(pooled.index.db_path)
     for q in ("stream graph", "checkpoint memory n7", "StateGraph"):
         assert serial.search(q, 5) == pooled.search(q, 5)
-    # Many pages changed at once go through the pool again and merge with the old postings.
+    # Many pages changed at once go through the pool again and replace their old documents.
     for i in range(0, 23, 2):
         page = tmp_path / "kb" / f"g{i % 3}/page-{i}.mdx"
         page.write_text(page.read_text() + f"\nAdded words qwerty{i}.\n")

@@ -4,6 +4,7 @@ Markdown folder) count like site links."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from tools.search.analysis import analyse_page, links
@@ -19,10 +20,14 @@ def write(root: Path, pages: dict[str, str]) -> None:
 
 
 def body_tf(text: str) -> dict[str, int]:
-    """Body tf of each term of a one-section page, in stored units."""
+    """Body tf of each term of a one-section page as the engine weighs it, in `BODY_UNITS` per
+    own word: own words (field `text`) count `BODY_UNITS`, anchor words (field `anchor`,
+    boosted by `ANCHOR_WEIGHT`) one."""
     page = parse_markdown("p.md", f"# P\n\n{text}\n")
-    record = analyse_page("p.md", 0.0, 0, "d", page, "", "")
-    return {record.vocab[int(p["term"])]: int(p["body"]) for p in record.postings if int(p["body"])}
+    section = analyse_page("p.md", 0.0, 0, "d", page, "", "").sections[-1]
+    tf = Counter({t: n * BODY_UNITS for t, n in Counter(section.body_terms.split()).items()})
+    tf.update(section.anchor_terms.split())
+    return dict(tf)
 
 
 def test_split_links_separates_own_words_anchor_words_and_reading_order() -> None:
