@@ -373,8 +373,10 @@ class SphinxSite:
                 else []
             )
             pages[rel] = Page(rel, "", "", [], {"toctrees": toctrees})
-            if self.is_rst(rel):
-                targets.append(scan_page(self.docname(rel), text, self.options))
+            # A Markdown (MyST) page is a `:doc:` target too; its own links are Markdown already.
+            rst = self.is_rst(rel)
+            doc = self.docname(rel)
+            targets.append(scan_page(doc, text, self.options) if rst else PageTargets(doc))
         return self.navigation(pages), merge_targets(targets, self.config.html_file_suffix)
 
     @cached_property

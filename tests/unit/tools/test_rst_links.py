@@ -295,3 +295,15 @@ def test_links_feed_the_link_prior_and_the_anchor_field(tmp_path: Path, index_di
     # "teardown part" is said only in the link to the fixtures page: its anchor field.
     hits = corpus.index.search("teardown part", 3, prior_weight=0.0)
     assert hits and hits[0].key == "how-to/fixtures.rst"
+
+
+def test_a_doc_reference_to_a_markdown_page_of_the_site_links_it(tmp_path: Path) -> None:
+    pages = {"index.rst": "Index\n=====\n\nSee :doc:`notes` and :doc:`the notes <notes>`.\n"}
+    pages["notes.md"] = "# Notes\n"
+    make_site(tmp_path, pages)
+    (tmp_path / "conf.py").write_text(CONF + "\nsource_suffix = ['.rst', '.md']\n")
+    site = SphinxSite(tmp_path)
+    assert page_links(site.parse("index.rst")) == [
+        ("notes", "notes.html"),
+        ("the notes", "notes.html"),
+    ]
