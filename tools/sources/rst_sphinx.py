@@ -44,6 +44,12 @@ class RstOptions:
     `object_types` are `app.add_object_type` names (a described object `NAME-x`);
     `prolog` / `epilog` are conf.py's `rst_prolog` / `rst_epilog`, read with every page;
     `xrefs` are the site's cross-reference targets (None: references show as text only).
+
+    `link_objects` makes object roles (`:func:`, `:confval:`…) links too, not only `:ref:` and
+    `:doc:`. Off by default: an object role is an API name, the Sphinx form of the autorefs the
+    MkDocs reader shows as text, and as links their code names all become anchor words of
+    the one reference page that describes the objects (measured on a Sphinx corpus: it then
+    outranks the guides; see tools/sources/sphinx_xrefs.py).
     """
 
     root: Path | None = None
@@ -57,6 +63,7 @@ class RstOptions:
     epilog: str = ""
     function_parentheses: bool = True
     xrefs: XrefTargets | None = field(default=None, repr=False, compare=False)
+    link_objects: bool = False
 
 
 @dataclass
@@ -1178,7 +1185,7 @@ def sphinx_role(name: str, options: RstOptions) -> Callable[[str, str, str], Rol
         return None
     if base in options.crossref_types or base in options.object_types or base in _CODE_ROLES:
         parens = options.function_parentheses
-        linkable = (
+        linkable = options.link_objects and (
             base in _OBJECT_ROLES or base in options.crossref_types or base in options.object_types
         )
         return lambda _n, raw, text: code_xref_role(base, raw, text, parens, linkable)
