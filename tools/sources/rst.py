@@ -33,6 +33,7 @@ from docutils.transforms.references import PropagateTargets
 
 from tools.sources.mdx import Page, Section
 from tools.sources.rst_sphinx import (
+    PY_ROLES,
     ParseState,
     RstOptions,
     highlight_marker,
@@ -43,7 +44,6 @@ from tools.sources.rst_sphinx import (
     std_object_name,
     xref,
 )
-from tools.sources.sphinx_xrefs import PY_ROLES
 from tools.text import fence_code
 
 log = logging.getLogger(__name__)

@@ -1051,10 +1051,10 @@ _CODE_ROLES = frozenset(
     "enumerator expr texpr concept function any".split()
 )
 _CALLABLE_ROLES = frozenset({"func", "meth"})
-# Code roles that name a described object (tools/sources/sphinx_xrefs.py resolves them).
-_OBJECT_ROLES = frozenset(
-    "func meth class attr data exc obj const type mod option envvar confval".split()
-)
+# Roles whose targets are Python objects (`mod` is a module: `module-NAME`), and every code
+# role that names a described object (tools/sources/sphinx_xrefs.py resolves them).
+PY_ROLES = frozenset("func meth class attr data exc obj const type".split())
+_OBJECT_ROLES = PY_ROLES | {"mod", "option", "envvar", "confval"}
 _DOMAINS = frozenset({"py", "std", "c", "cpp", "js", "rst", "math"})
 
 

@@ -37,6 +37,7 @@ from urllib.parse import quote
 from docutils import nodes
 
 from tools.sources.rst_sphinx import (
+    PY_ROLES,
     RstOptions,
     object_id,
     option_names,
@@ -46,7 +47,7 @@ from tools.sources.rst_sphinx import (
     std_object_name,
 )
 
-__all__ = ["PageTargets", "XrefTargets", "merge_targets", "scan_page"]
+__all__ = ["PY_ROLES", "PageTargets", "XrefTargets", "merge_targets", "scan_page"]
 
 # Python domain directives (also under `py:`) and the autodoc ones, as rst_sphinx registers them.
 _PY_DIRECTIVES = frozenset(
@@ -55,8 +56,6 @@ _PY_DIRECTIVES = frozenset(
     "autodata autoproperty autodecorator".split()
 )
 _STD_DIRECTIVES = frozenset({"confval", "envvar"})
-# Roles whose targets are Python objects (`mod` is a module: `module-NAME`).
-PY_ROLES = frozenset("func meth class attr data exc obj const type".split())
 _NO_INDEX = re.compile(r"^\s+:(?:no-?index|no-typesetting):", re.MULTILINE)
 
 _DIRECTIVE = re.compile(
