@@ -406,7 +406,7 @@ def sphinx_site(root: Path, config_path: Path | None) -> Site:
         page_dir = source.relative_to(root).as_posix() + "/"
     sphinx = SphinxSite(source)
     built = sphinx.source_files()
-    nav = sphinx.quick_navigation()
+    nav, xrefs = sphinx.scan()
     by_doc = {sphinx.docname(rel): rel for rel in built}
     order = [d for d in nav.reachable if d in by_doc]
     listed = sorted((nav.listed | {sphinx.config.root_doc}) - set(order))
@@ -424,6 +424,7 @@ def sphinx_site(root: Path, config_path: Path | None) -> Site:
         not_pages=not_pages,
         project_root=str(source),
         config=str(config_path or ""),
+        xrefs=xrefs,
     )
 
 

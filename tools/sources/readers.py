@@ -73,7 +73,7 @@ def read_rst(rel: str, text: str, site: Site, root: Path, language: str) -> Page
 
     source = Path(site.project_root) if site.project_root else root
     inner = rel[len(site.page_dir) :] if rel.startswith(site.page_dir) else rel
-    return read_sphinx_page(inner, text, source)
+    return read_sphinx_page(inner, text, source, site.xrefs)
 
 
 def read_html(rel: str, text: str, site: Site, root: Path, language: str) -> Page:

@@ -8,9 +8,13 @@ section's ids are its title id followed by its labels. The text of each section 
 fenced code blocks that keep their language; roles show their text, directives their content.
 A file docutils cannot parse is kept as plain text with a warning, never dropped.
 
+Cross-references (`:ref:`, `:doc:`, object roles) become Markdown links to the page and id the
+built site serves, relative to this page as Sphinx writes them, when `options.xrefs` (the
+site's targets, `tools.sources.sphinx_xrefs`) knows their target; otherwise they stay text.
+Labels on this page are resolved with the ids docutils gave them here.
+
 Limits (no Sphinx build): autodoc docstrings are not in the source (the object's ids are kept);
-a bare `:ref:` to another page shows its label as words, not that section's title; the content
-of a false `only` branch is not parsed, so ids it would have consumed are not counted.
+the content of a false `only` branch is not parsed, so ids it would have consumed are not counted.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from docutils.transforms.references import PropagateTargets
 from tools.sources import docutils_fast
 from tools.sources.mdx import Page, Section
 from tools.sources.rst_sphinx import (
+    PY_ROLES,
     ParseState,
     RstOptions,
     highlight_marker,
@@ -37,6 +42,8 @@ from tools.sources.rst_sphinx import (
     object_desc,
     register_directives,
     sphinx_inliner,
+    std_object_name,
+    xref,
 )
 from tools.text import fence_code
 
@@ -148,7 +155,7 @@ def parse_rst(
 
 
 def _parse(path: str, text: str, options: RstOptions, source_path: Path | None) -> Page:
-    state = ParseState(options)
+    state = ParseState(options, docname=_docname(path))
     if source_path is None and options.root is not None:
         source_path = options.root / path
     source = str(source_path) if source_path else path
@@ -183,6 +190,13 @@ def _parse(path: str, text: str, options: RstOptions, source_path: Path | None) 
     description = str(state.meta.get("description", "")).strip()
     _release(document)
     return Page(path, title, description, sections, meta)
+
+
+def _docname(path: str) -> str:
+    """The page's Sphinx document name: its path without the file suffix."""
+    folder, _, name = path.rpartition("/")
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    return f"{folder}/{stem}" if folder else stem
 
 
 def _release(document: nodes.document) -> None:
@@ -242,12 +256,20 @@ class _Renderer:
         self.blocks: list[str] = []
         self.extra_ids: list[str] = []
         self.titles: dict[str, str] = {}
+        self.labels: dict[str, str] = {}  # this page's explicit labels → their ids
+        self.ids: set[str] = set()
 
     # -- sections ---------------------------------------------------------------------------
 
     def sections(self, document: nodes.document) -> list[Section]:
         for name, node in document.substitution_defs.items():
             self.substitutions[name] = node.astext()
+        self.labels = {
+            name: node_id
+            for name, node_id in document.nameids.items()
+            if node_id and document.nametypes.get(name)
+        }
+        self.ids = set(document.ids)
         self.titles = _section_titles(document, self)
         self._walk(document, 0)
         self._flush()
@@ -502,6 +524,8 @@ class _Renderer:
             return f"[{node.astext()}]"
         if isinstance(node, nodes.image):
             return str(node.get("alt", ""))
+        if isinstance(node, xref):
+            return self.cross_reference(node, plain)
         label = node.get("reflabel")
         if label and label in self.titles:
             return self.titles[label]
@@ -518,6 +542,66 @@ class _Renderer:
                 return f"[{inner.strip()}]({uri})"
             return inner
         return inner
+
+    def cross_reference(self, node: xref, plain: bool) -> str:
+        """A cross-reference: `[text](url)` when its target is known, else its text.
+
+        A bare `:ref:` shows the title of the section it leads to, a bare `:doc:` the page's
+        title (as Sphinx does); `plain` (headings) writes the words only.
+        """
+        link = self.resolve(node)
+        label = node.get("reflabel")
+        if link is not None and link[1] and not node.get("explicit"):
+            inner = link[1]
+        elif label and label in self.titles:
+            inner = self.titles[label]
+        else:
+            inner = "".join(self.inline(c, plain) for c in node.children)
+        if plain or link is None:
+            return inner
+        text = inner.strip()
+        if not text or any(c in text for c in "[]\n"):
+            # No sound link text: the words alone, brackets escaped so that they make no link.
+            return inner.replace("[", "\\[").replace("]", "\\]")
+        return f"[{text}]({link[0]})"
+
+    def resolve(self, node: xref) -> tuple[str, str] | None:
+        """(URL, title) of the target a cross-reference names, or None when it is not known.
+
+        The title is the section's or page's (what a bare reference shows), "" for objects.
+        """
+        targets = self.state.options.xrefs
+        if targets is None:
+            return None
+        here, kind = self.state.docname, str(node.get("reftype", ""))
+        target = str(node.get("reftarget", ""))
+        if kind == "ref":
+            name = nodes.fully_normalize_name(target)
+            if name in self.labels:  # on this page: the id docutils gave it here
+                anchor = self.labels[name]
+                title = self.titles.get(anchor, "")
+                return (
+                    (targets.href(here, here, anchor), title)
+                    if title or node.get("explicit")
+                    else None
+                )
+            found = targets.label(target)
+            if found is None or found.docname == here or not (found.title or node.get("explicit")):
+                return None  # Sphinx links a bare `:ref:` only to a section (or a captioned block)
+            return targets.href(here, found.docname, found.anchor), found.title
+        if kind == "doc":
+            doc = targets.doc(here, target)
+            return None if doc is None else (targets.href(here, doc), targets.docs.get(doc, ""))
+        if kind in PY_ROLES or kind == "mod":
+            module = str(node.get("module", ""))
+            hit = targets.python(kind, target, module, list(node.get("classes", ())))
+        elif kind == "option":
+            hit = targets.option(target, str(node.get("program", "")))
+        else:
+            hit = targets.objects.get((kind, std_object_name(kind, target)))
+        if hit is None or (hit[0] == here and hit[1] not in self.ids):
+            return None
+        return targets.href(here, hit[0], hit[1]), ""
 
 
 def _sorted_section_ids(ids: list[str]) -> list[str]:

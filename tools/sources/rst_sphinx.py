@@ -17,16 +17,19 @@ import ast
 import re
 import types
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes, utils
 from docutils.parsers.rst import Directive, directives, roles, states
 from docutils.parsers.rst.directives.misc import Include
 from docutils.parsers.rst.directives.tables import CSVTable
 from typing_extensions import override
+
+if TYPE_CHECKING:
+    from tools.sources.sphinx_xrefs import XrefTargets
 
 # The tags an HTML build sets (`only` directive); what `sphinx-build -b html` evaluates against.
 HTML_TAGS = frozenset({"html", "format_html", "builder_html"})
@@ -39,7 +42,14 @@ class RstOptions:
     `root` confines `include`/`literalinclude` to the docs folder (None refuses them all);
     `crossref_types` are `app.add_crossref_type` names (a bare target `std-NAME-x`) and
     `object_types` are `app.add_object_type` names (a described object `NAME-x`);
-    `prolog` / `epilog` are conf.py's `rst_prolog` / `rst_epilog`, read with every page.
+    `prolog` / `epilog` are conf.py's `rst_prolog` / `rst_epilog`, read with every page;
+    `xrefs` are the site's cross-reference targets (None: references show as text only).
+
+    `link_objects` makes object roles (`:func:`, `:confval:`…) links too, not only `:ref:` and
+    `:doc:`. Off by default: an object role is an API name, the Sphinx form of the autorefs the
+    MkDocs reader shows as text, and as links their code names all become anchor words of
+    the one reference page that describes the objects (measured on a Sphinx corpus: it then
+    outranks the guides; see tools/sources/sphinx_xrefs.py).
     """
 
     root: Path | None = None
@@ -52,13 +62,19 @@ class RstOptions:
     prolog: str = ""
     epilog: str = ""
     function_parentheses: bool = True
+    xrefs: XrefTargets | None = field(default=None, repr=False, compare=False)
+    link_objects: bool = False
 
 
 @dataclass
 class ParseState:
-    """What directives collect while one page is parsed (document order)."""
+    """What directives collect while one page is parsed (document order).
+
+    `docname` is the page's Sphinx document name (`how-to/fixtures`): links start from it.
+    """
 
     options: RstOptions
+    docname: str = ""
     toctrees: list[dict[str, Any]] = field(default_factory=list)
     meta: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -92,6 +108,15 @@ class labelled(nodes.Element):  # type: ignore[misc]  # noqa: N801
     """A block shown under a label: `seealso`, `versionadded`, a tab, an unknown directive."""
 
 
+class xref(nodes.inline):  # type: ignore[misc]  # noqa: N801
+    """A cross-reference (`:ref:`, `:doc:`, an object role): a link when the site has its target.
+
+    `reftype` is the role without its domain, `reftarget` what it names, `explicit` whether a
+    title was written; object roles also keep the scope they were written in (`module`,
+    `classes`, `program`), which decides what a short name means.
+    """
+
+
 class highlight_marker(nodes.Element, nodes.Invisible):  # type: ignore[misc]  # noqa: N801
     """`.. highlight:: lang`: the language of the `::` literal blocks that follow."""
 
@@ -108,16 +133,67 @@ def sphinx_make_id(text: str) -> str:
     return _SPHINX_ID_ENDS.sub("", _SPHINX_NON_ID.sub("-", " ".join(ascii_text.split())))
 
 
-def _object_id(document: nodes.document, prefix: str, name: str) -> str:
-    """Sphinx's `make_id(env, document, prefix, name)`: `prefix-name`, unique on the page."""
+def object_id(taken: Container[str], prefix: str, name: str) -> str:
+    """Sphinx's `make_id(env, document, prefix, name)`: `prefix-name`, unique among `taken`."""
     node_id = sphinx_make_id(f"{prefix}-{name}") if prefix else sphinx_make_id(name)
     if not node_id or node_id == prefix:
         node_id = ""
     serial = 0
-    while not node_id or node_id in document.ids:
+    while not node_id or node_id in taken:
         node_id = f"{prefix or 'id'}-{serial}"
         serial += 1
     return node_id
+
+
+def _object_id(document: nodes.document, prefix: str, name: str) -> str:
+    return object_id(document.ids, prefix, name)
+
+
+def std_object_name(directive: str, signature: str) -> str:
+    """The name a `confval` / `envvar` / object type is known by (`envvar` keeps its spaces)."""
+    return signature if directive.split(":")[-1] == "envvar" else " ".join(signature.split())
+
+
+def option_prefix(program: str) -> str:
+    """The id prefix of a program's options: `cmdoption` or `cmdoption-PROGRAM`."""
+    return sphinx_make_id(f"cmdoption-{program}" if program else "cmdoption")
+
+
+def option_names(signature: str) -> list[str]:
+    """The option names of an `option` signature (`-k EXPR, --keyword EXPR` → `-k`, `--keyword`)."""
+    names = []
+    for part in signature.split(","):
+        m = _OPTION_NAME.match(part.strip())
+        if m:
+            names.append(m.group("name"))
+    return names
+
+
+def py_fullname(directive: str, signature: str, module: str, classes: Sequence[str]) -> str:
+    """The dotted name Sphinx gives a Python object (its id), as autodoc resolves it.
+
+    A dotted name in a module-level autodoc directive (`autofunction pkg.f`) is absolute;
+    in a class-level one (`automethod Cls.m`) the class sits in the current module.
+    """
+    m = _PY_NAME.match(signature)
+    name = m.group("name") if m else signature.split("(")[0].strip()
+    if directive in _AUTODOC_MODULE_LEVEL and "." in name:
+        return name
+    prefix = ".".join(p for p in (module, *classes) if p)
+    if prefix and not name.startswith(prefix + "."):
+        return f"{prefix}.{name}"
+    return name
+
+
+def py_class_scope(directive: str, signature: str, module: str) -> str | None:
+    """The name a class directive adds to the scope of the objects inside it (None: not a class)."""
+    if directive.split(":")[-1] not in {"class", "exception", "autoclass", "autoexception"}:
+        return None
+    m = _PY_NAME.match(signature)
+    name = m.group("name") if m else signature
+    if directive.startswith("auto") and module:
+        name = name.removeprefix(module + ".")
+    return name
 
 
 def _register_ids(document: nodes.document, node: nodes.Element) -> None:
@@ -673,7 +749,7 @@ class StdObject(ObjectDirective):
 
     @override
     def ids_for(self, signature: str) -> list[str]:
-        name = signature if self.name == "envvar" else " ".join(signature.split())
+        name = std_object_name(self.name, signature)
         return [_object_id(self.state.document, self.name.split(":")[-1], name)]
 
 
@@ -684,34 +760,16 @@ class OptionObject(ObjectDirective):
 
     @override
     def ids_for(self, signature: str) -> list[str]:
-        program = self.parse_state.program
-        prefix = f"cmdoption-{program}" if program else "cmdoption"
-        ids = []
-        for part in signature.split(","):
-            m = _OPTION_NAME.match(part.strip())
-            if m:
-                ids.append(_object_id(self.state.document, sphinx_make_id(prefix), m.group("name")))
-        return ids
+        prefix = option_prefix(self.parse_state.program)
+        return [_object_id(self.state.document, prefix, name) for name in option_names(signature)]
 
 
 class PyObject(ObjectDirective):
     """Python domain objects and autodoc: id is the dotted name, inside the current module/class."""
 
     def _fullname(self, signature: str) -> str:
-        """The dotted name Sphinx gives the object (its id), as autodoc resolves it.
-
-        A dotted name in a module-level autodoc directive (`autofunction pkg.f`) is absolute;
-        in a class-level one (`automethod Cls.m`) the class sits in the current module.
-        """
-        m = _PY_NAME.match(signature)
-        name = m.group("name") if m else signature.split("(")[0].strip()
         st = self.parse_state
-        if self.name in _AUTODOC_MODULE_LEVEL and "." in name:
-            return name
-        prefix = ".".join(p for p in (st.module, *st.classes) if p)
-        if prefix and not name.startswith(prefix + "."):
-            return f"{prefix}.{name}"
-        return name
+        return py_fullname(self.name, signature, st.module, st.classes)
 
     @override
     def ids_for(self, signature: str) -> list[str]:
@@ -728,15 +786,15 @@ class PyObject(ObjectDirective):
 
     @override
     def enter(self) -> None:
-        if self.name.split(":")[-1] in {"class", "exception", "autoclass", "autoexception"}:
-            signatures = _signatures(self)
-            if signatures:
-                m = _PY_NAME.match(signatures[0])
-                name = m.group("name") if m else signatures[0]
-                if self.name.startswith("auto") and self.parse_state.module:
-                    name = name.removeprefix(self.parse_state.module + ".")
-                self.parse_state.classes.append(name)
-                self._pushed = True
+        signatures = _signatures(self)
+        scope = (
+            py_class_scope(self.name, signatures[0], self.parse_state.module)
+            if signatures
+            else None
+        )
+        if scope is not None:
+            self.parse_state.classes.append(scope)
+            self._pushed = True
 
     @override
     def leave(self) -> None:
@@ -993,6 +1051,10 @@ _CODE_ROLES = frozenset(
     "enumerator expr texpr concept function any".split()
 )
 _CALLABLE_ROLES = frozenset({"func", "meth"})
+# Roles whose targets are Python objects (`mod` is a module: `module-NAME`), and every code
+# role that names a described object (tools/sources/sphinx_xrefs.py resolves them).
+PY_ROLES = frozenset("func meth class attr data exc obj const type".split())
+_OBJECT_ROLES = PY_ROLES | {"mod", "option", "envvar", "confval"}
 _DOMAINS = frozenset({"py", "std", "c", "cpp", "js", "rst", "math"})
 
 
@@ -1012,10 +1074,13 @@ def _literal(rawtext: str, text: str) -> nodes.literal:
 RoleResult = tuple[list[nodes.Node], list[nodes.system_message]]
 
 
-def code_xref_role(name: str, rawtext: str, text: str, parentheses: bool = True) -> RoleResult:
+def code_xref_role(
+    name: str, rawtext: str, text: str, parentheses: bool = True, linkable: bool = False
+) -> RoleResult:
     """`:func:`~pkg.mod.f`` → `f()`; `:class:`title <X>`` → `title`: shown as inline code.
 
-    `parentheses`: conf.py's `add_function_parentheses` (Sphinx's default adds them).
+    `parentheses`: conf.py's `add_function_parentheses` (Sphinx's default adds them);
+    `linkable`: the role names a described object (an `xref`, a link once resolved).
     """
     title, target, explicit = split_title(text)
     if not explicit:
@@ -1027,7 +1092,18 @@ def code_xref_role(name: str, rawtext: str, text: str, parentheses: bool = True)
             title += "()"
     if name in {"file", "samp"}:
         title = title.replace("{", "").replace("}", "")
-    return [_literal(rawtext, title)], []
+    literal = _literal(rawtext, title)
+    if not linkable or target.startswith("!"):  # `!` asks for no link, as in Sphinx
+        return [literal], []
+    return [_xref(rawtext, name, target.lstrip("~"), explicit, literal)], []
+
+
+def _xref(rawtext: str, name: str, target: str, explicit: bool, *children: nodes.Node) -> xref:
+    node = xref(rawtext, "", *children)
+    node["reftype"] = name
+    node["reftarget"] = target.strip()
+    node["explicit"] = explicit
+    return node
 
 
 def _humanize(label: str) -> str:
@@ -1038,11 +1114,15 @@ def _humanize(label: str) -> str:
 def text_xref_role(name: str, rawtext: str, text: str) -> RoleResult:
     """`:ref:`title <label>`` → title; a bare label or document → its words.
 
-    A bare `:ref:` keeps the label's id (`reflabel`): when the label is on this page, the
-    renderer shows the section's title there, as Sphinx does.
+    `:ref:` and `:doc:` are `xref`s (links once resolved, a `!` prefix asks for none). A bare
+    `:ref:` keeps the label's id (`reflabel`): when the label is on this page, the renderer
+    shows the section's title there, as Sphinx does.
     """
     title, target, explicit = split_title(text)
-    node = nodes.inline(rawtext, "")
+    linked = name in {"ref", "doc"} and not target.startswith("!")
+    node = (
+        _xref(rawtext, name, target.lstrip("!~"), explicit) if linked else nodes.inline(rawtext, "")
+    )
     if not explicit:
         title = title.lstrip("!~")
         if name == "doc":
@@ -1105,7 +1185,10 @@ def sphinx_role(name: str, options: RstOptions) -> Callable[[str, str, str], Rol
         return None
     if base in options.crossref_types or base in options.object_types or base in _CODE_ROLES:
         parens = options.function_parentheses
-        return lambda _n, raw, text: code_xref_role(base, raw, text, parens)
+        linkable = options.link_objects and (
+            base in _OBJECT_ROLES or base in options.crossref_types or base in options.object_types
+        )
+        return lambda _n, raw, text: code_xref_role(base, raw, text, parens, linkable)
     if base in _TEXT_XREF_ROLES:
         return lambda _n, raw, text: text_xref_role(base, raw, text)
     if base in _EXTERNAL_ROLES:
@@ -1123,7 +1206,12 @@ def _interpreted(
     name = role or st.default_role or st.options.default_role
     handler = sphinx_role(name, st.options) if name else None
     if handler is not None:
-        return handler(name, rawsource, text)
+        result = handler(name, rawsource, text)
+        for node in result[0]:
+            if isinstance(node, xref):  # the scope a short object name is read in
+                node["module"], node["classes"] = st.module, list(st.classes)
+                node["program"] = st.program
+        return result
     if not name:
         return states.Inliner.interpreted(self, rawsource, text, role, lineno)  # type: ignore[no-any-return]
     role_fn, _messages = roles.role(name, self.language, lineno, self.reporter)

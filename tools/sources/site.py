@@ -14,9 +14,12 @@ import fnmatch
 import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tools.sources.sphinx_xrefs import XrefTargets
 
 # File suffixes each kind of markup uses; which reader takes them depends on the generator.
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
@@ -88,6 +91,9 @@ class Site:
     # The files the generator builds, when it says so itself (Sphinx: `exclude_patterns` and
     # its own rules applied); None: decided by the globs above.
     built: tuple[str, ...] | None = None
+    # Sphinx: where each label, document and described object is (cross-references become
+    # links). Site-wide like `nav`, and like it no part of the index's identity (not in repr).
+    xrefs: XrefTargets | None = field(default=None, repr=False, compare=False)
 
     # -- which reader, which files -------------------------------------------------------------
 

@@ -14,13 +14,14 @@ import logging
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
 from tools.sources.mdx import Page
 from tools.sources.rst import RstOptions, parse_rst
+from tools.sources.sphinx_xrefs import PageTargets, XrefTargets, merge_targets, scan_page
 
 log = logging.getLogger(__name__)
 
@@ -301,7 +302,8 @@ class SphinxSite:
         path = self.root / rel_path
         if text is None:
             text = path.read_text(encoding="utf-8", errors="replace")
-        return parse_rst(rel_path, text, self.options, source_path=path)
+        options = replace(self.options, xrefs=self.xrefs)
+        return parse_rst(rel_path, text, options, source_path=path)
 
     def navigation(self, pages: Mapping[str, Page]) -> Navigation:
         """Toctree children of each page and the pages reachable from the root document."""
@@ -352,7 +354,16 @@ class SphinxSite:
 
     def quick_navigation(self) -> Navigation:
         """The toctree navigation from the toctree directives alone (no full parse of pages)."""
+        return self.scan()[0]
+
+    def scan(self) -> tuple[Navigation, XrefTargets]:
+        """The navigation and the cross-reference targets, from one read of every source file.
+
+        Neither needs a full parse: the toctree directives are parsed on their own, the
+        targets are read from their lines (`tools.sources.sphinx_xrefs`).
+        """
         pages: dict[str, Page] = {}
+        targets: list[PageTargets] = []
         for rel in self.source_files():
             text = (self.root / rel).read_text(encoding="utf-8", errors="replace")
             blocks = toctree_blocks(text)
@@ -362,7 +373,16 @@ class SphinxSite:
                 else []
             )
             pages[rel] = Page(rel, "", "", [], {"toctrees": toctrees})
-        return self.navigation(pages)
+            # A Markdown (MyST) page is a `:doc:` target too; its own links are Markdown already.
+            rst = self.is_rst(rel)
+            doc = self.docname(rel)
+            targets.append(scan_page(doc, text, self.options) if rst else PageTargets(doc))
+        return self.navigation(pages), merge_targets(targets, self.config.html_file_suffix)
+
+    @cached_property
+    def xrefs(self) -> XrefTargets:
+        """The site's cross-reference targets (scanned once, on first use)."""
+        return self.scan()[1]
 
     def pages(self, parsed: Mapping[str, Page]) -> list[str]:
         """The files that are pages: not excluded, and not a fragment only included elsewhere."""
@@ -377,10 +397,15 @@ class SphinxSite:
         ]
 
 
-def read_sphinx_page(rel: str, text: str, root: Path) -> Page:
+def read_sphinx_page(rel: str, text: str, root: Path, xrefs: XrefTargets | None = None) -> Page:
     """One page of the Sphinx folder `root`, for callers that read page by page.
 
     Module-level (worker processes get it by name); conf.py is read once per folder and
-    change (`sphinx_options`). `page.meta` carries `toctrees`, `orphan`, `includes`, `warnings`.
+    change (`sphinx_options`). `xrefs` are the site's targets (`SphinxSite.scan`, carried by
+    the site profile): with them cross-references become links, without them text.
+    `page.meta` carries `toctrees`, `orphan`, `includes`, `warnings`.
     """
-    return parse_rst(rel, text, sphinx_options(root), source_path=root / rel)
+    options = sphinx_options(root)
+    if xrefs is not None:
+        options = replace(options, xrefs=xrefs)
+    return parse_rst(rel, text, options, source_path=root / rel)

@@ -75,7 +75,8 @@ def test_page_by_page_reader_matches_the_site() -> None:
     from tools.sources.sphinx_site import read_sphinx_page
 
     text = (FIXTURE / "reference.rst").read_text()
-    assert read_sphinx_page("reference.rst", text, FIXTURE) == SphinxSite(FIXTURE).parse(
+    site = SphinxSite(FIXTURE)
+    assert read_sphinx_page("reference.rst", text, FIXTURE, site.xrefs) == site.parse(
         "reference.rst"
     )
 
