@@ -293,10 +293,83 @@ def resolve_language_blocks(body: str, language: str) -> str:
     return "\n".join(out)
 
 
+# HTML a page writes inline (Markdown passes it through; the site shows its text): a closed
+# set of element names, so a placeholder in prose (`pip install <package>`) is never taken.
+_HTML_TEXT_TAGS = (
+    "a abbr acronym b big blockquote br button center cite code dd del details dfn div dl dt em "
+    "figcaption figure font h1 h2 h3 h4 h5 h6 hr i img ins kbd label li mark ol p picture pre q "
+    "s samp section small source span strike strong sub summary sup table tbody td tfoot th "
+    "thead tr tt u ul var video"
+).split()
+_HTML_INLINE_RE = re.compile(
+    r"<(/?)(" + "|".join(_HTML_TEXT_TAGS) + r")\b((?:[^<>\"']|\"[^\"]*\"|'[^']*')*)/?>",
+    re.IGNORECASE,
+)
+_HTML_LINK_RE = re.compile(
+    r"<a\b[^<>]*?\bhref=(?:\"([^\"]*)\"|'([^']*)')[^<>]*>((?:(?!</a>).)*?)</a>", re.I
+)
+_HTML_ALT_RE = re.compile(r"\balt=(?:\"([^\"]*)\"|'([^']*)')", re.I)
+_INLINE_CODE_SPLIT_RE = re.compile(r"(`+[^`]*`+)")
+# Elements whose content is no text of the page (embedded media, drawings, scripts).
+_HTML_EMBED_RE = re.compile(
+    r"<(svg|iframe|script|style|object|video|audio)\b[^<>]*>.*?</\1\s*>", re.I | re.S
+)
+
+
+def _html_as_text(line: str) -> str:
+    """A line's inline HTML as the site shows it (code spans untouched).
+
+    Links stay links, images become their alt text, bold / italic / code become Markdown, and
+    other tags are dropped with their text kept.
+    """
+    parts = _INLINE_CODE_SPLIT_RE.split(line)
+    for i in range(0, len(parts), 2):
+        part = parts[i]
+        if "<" not in part:
+            continue
+        part = _HTML_LINK_RE.sub(
+            lambda m: (
+                f"[{m.group(3).strip()}]({m.group(1) or m.group(2) or ''})"
+                if m.group(3).strip()
+                else ""
+            ),
+            part,
+        )
+        parts[i] = _HTML_INLINE_RE.sub(_html_tag_text, part)
+    return "".join(parts)
+
+
+def _html_tag_text(m: re.Match[str]) -> str:
+    name = m.group(2).lower()
+    if name == "img":
+        alt = _HTML_ALT_RE.search(m.group(3))
+        return (alt.group(1) or alt.group(2) or "") if alt else ""
+    if name in ("b", "strong"):
+        return "**"
+    if name in ("i", "em"):
+        return "*"
+    if name in ("code", "kbd", "samp", "tt", "var"):
+        return "`"
+    if name in ("br", "hr", "td", "th", "li", "dd", "dt"):
+        return " "
+    return ""
+
+
+def drop_embedded_html(body: str) -> str:
+    """Embedded media, drawings and scripts (`<svg>…</svg>`, `<iframe>`) removed, outside code."""
+    if "<" not in body:
+        return body
+    parts = re.split(
+        r"(^[ \t]*(?:`{3,}|~{3,}).*?^[ \t]*(?:`{3,}|~{3,})[ \t]*$)", body, flags=re.M | re.S
+    )
+    return "".join(p if i % 2 else _HTML_EMBED_RE.sub("", p) for i, p in enumerate(parts))
+
+
 def _clean_prose(line: str) -> str:
     """Unwrap JSX components to their text, keeping a component's title/label attribute."""
     if "<" not in line:  # no tag: most lines
         return line
+    line = _html_as_text(line)
 
     def repl(m: re.Match[str]) -> str:
         attr = _TITLE_ATTR_RE.search(m.group(0))
@@ -367,6 +440,7 @@ def parse_markdown(
 def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
     meta, body = read_frontmatters(text.replace("\r\n", "\n"))
     body = _HTML_COMMENT_RE.sub("", body)
+    body = drop_embedded_html(body)
     body = resolve_language_blocks(body, language)
     body = resolve_reference_links(body)
     anchors = Anchors(slug)

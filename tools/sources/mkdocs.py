@@ -6,15 +6,20 @@ reader shows as raw text, each handled here the way the built site shows it:
 - admonitions and collapsibles (`!!! note "Title"`, `??? tip`, `???+`) and content tabs
   (`=== "Tab"`): the marker line becomes the title in bold, the indented body is dedented;
 - pymdownx blocks (`/// tip | Title` … `///`) and mkdocstrings (`::: pkg.Obj` + options): the
-  same, the object's name kept as code;
+  same, the object's name kept as code; `## ::: pkg.Obj` is the object's heading, its id the name;
 - `--8<--` snippets, inline and as blocks, with line ranges and named sections, resolved from the
   snippet folders (mkdocs.yml `base_path`, else the project and docs folders), so the code
   examples that live in included files reach the index; nested up to a small depth;
+- the include extensions a site lists in `markdown_extensions`, resolved from their `base_path`
+  (default: the folder MkDocs runs in, the one holding mkdocs.yml): `mdx_include` /
+  `markdown_include` (`{! file !}`, anywhere, code fences too) and `markdown_include_variants`
+  (`{* file ln[1:9] hl[3] *}`: the file, or its lines, as a code block of its language);
 - attribute lists: a heading's `{ #id }` is its anchor (the Markdown reader keeps it), empty
   anchors `[](){#id}` and standalone `{#id}` lines become extra ids of their section,
   `{ .class }` anywhere is dropped, a fence's `{ .python title="x" }` keeps its language;
 - code annotations: the `# (1)!` markers go from the code, the numbered notes stay as text;
-- emoji shortcodes, `{{ placeholder }}`s of build hooks and layout HTML (`<div markdown>`) go.
+- emoji shortcodes, `{{ placeholder }}`s of build hooks, Jinja statements of a macros plugin
+  (`{% raw %}`) and layout HTML (`<div markdown>`) go.
 
 This is a line rewriter, not Python-Markdown itself: running the real extensions needs the
 site's own plugins and hooks installed (Material, mkdocstrings, project hooks), which a docs
@@ -48,6 +53,8 @@ _SLASH_OPEN_RE = re.compile(
 _SLASH_CLOSE_RE = re.compile(r"^[ \t]*/{3,}[ \t]*$")
 # `::: package.module.Object` (mkdocstrings), then indented YAML options.
 _AUTODOC_RE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+(?P<name>[\w.:-]+)[ \t]*$")
+# `## ::: package.Object`: mkdocstrings renders the object with a heading of that level.
+_AUTODOC_HEADING_RE = re.compile(r"^(?P<level>#{1,6})[ \t]+:::[ \t]+(?P<name>[\w.:-]+)[ \t]*$")
 # `--8<-- "file"` (inline) and a bare `--8<--` line opening/closing a block of file names.
 _SNIPPET_LINE_RE = re.compile(
     r"^(?P<indent>[ \t]*)(?P<escape>;?)-{1,}8<-{1,}[ \t]+(?P<q>['\"])(?P<path>.*?)(?P=q)[ \t]*$"
@@ -66,6 +73,8 @@ _INLINE_ATTRS_RE = re.compile(
 _ANNOTATION_RE = re.compile(r"[ \t]*(?:#|//|--|;|/\*|<!--)[ \t]*\(\d+\)!?[ \t]*(?:\*/|-->)?[ \t]*$")
 _EMOJI_RE = re.compile(r":(?:material|octicons|fontawesome|simple|twemoji)-[\w-]+:")
 _PLACEHOLDER_RE = re.compile(r"\{\{[^{}\n]*\}\}")
+# A Jinja statement (`{% raw %}`, `{% for x in y %}`) of a macros plugin: never text on the page.
+_JINJA_TAG_RE = re.compile(r"\{%-?[^{}\n]*?-?%\}")
 _LAYOUT_TAG_RE = re.compile(
     r"</?(?:div|span|p|br|center|section|article|figure|figcaption|small|sup|sub|details|summary|h[1-6])\b[^<>]*>",
     re.IGNORECASE,
@@ -81,12 +90,62 @@ def _indent_of(line: str) -> int:
 
 
 class SnippetFiles:
-    """Where `--8<--` names are looked up, and the folder no included file may come from outside of."""
+    """Where `--8<--` names are looked up, and the folder no included file may come from outside of.
 
-    def __init__(self, dirs: tuple[str, ...], confine: str) -> None:
+    `includes` names the include extensions the site turns on (`mdx_include`, `include_variants`)
+    and `include_base` the folder their relative names start from.
+    """
+
+    def __init__(
+        self,
+        dirs: tuple[str, ...],
+        confine: str,
+        includes: tuple[str, ...] = (),
+        include_base: str = "",
+    ) -> None:
         """Keep the lookup folders and the confining root (both absolute)."""
         self.dirs = tuple(Path(d) for d in dirs)
         self.confine = Path(confine).resolve() if confine else None
+        self.includes = includes
+        self.include_base = Path(include_base) if include_base else None
+
+    def read_included(self, name: str) -> str | None:
+        """A file an include extension names, from its base folder.
+
+        As the extension reads it first; when the docs were copied away from the code they
+        include (`../../src/x.py` no longer leads there), the same path without its leading
+        `../` is looked up from the base folder and each folder above it inside the confining
+        root, so the example still reaches the page.
+        """
+        name = name.strip()
+        if not name or "://" in name or self.include_base is None:
+            return None
+        base = self.include_base
+        found = self._read(base / name)
+        if found is not None:
+            return found
+        parts = Path(name).parts
+        tail = Path(*[p for p in parts if p not in ("..", ".")]) if parts else None
+        if tail is None or tail == Path(name) or not str(tail):
+            return None
+        for folder in (base, *base.parents):
+            if self.confine is not None and not folder.resolve().is_relative_to(self.confine):
+                break
+            found = self._read(folder / tail)
+            if found is not None:
+                return found
+        return None
+
+    def _read(self, path: Path) -> str | None:
+        try:
+            real = path.resolve()
+            if self.confine is not None and not real.is_relative_to(self.confine):
+                return None
+            if real.is_file() and real.stat().st_size <= MAX_SNIPPET_BYTES:
+                return real.read_text("utf-8", errors="replace")
+        except OSError:
+            return None
+        return None
 
     def read(self, name: str, page_dir: Path | None) -> str | None:
         """The included file's text, or None when it is not found inside the confining root."""
@@ -184,6 +243,100 @@ def _section_lines(lines: list[str], section: str) -> list[str]:
         if inside:
             out.append(line)
     return out
+
+
+# `{! file !}` (mdx_include; `{!+`/`{!-` set recursion, `| utf-8` an encoding; markdown-include
+# writes `{!file!lines=1 3-5}`); `\{!` is an escaped, literal one.
+_MDX_INCLUDE_RE = re.compile(
+    r"(?P<escape>\\)?\{!(?P<flag>[+\->]?)\s*(?P<path>[^|!{}\n]+?)\s*(?:\|\s*[\w-]+\s*)?!"
+    r"(?:\}|lines=(?P<lines>[\d \-]+)\})"
+)
+# `{* file ln[1:9] hl[3] title["x"] *}` (markdown_include_variants), alone on its line.
+_VARIANTS_RE = re.compile(r"^(?P<indent>[ \t]*)\{\*\s*(?P<path>\S+)(?P<opts>.*?)\*\}[ \t]*$", re.M)
+_VARIANT_LINES_RE = re.compile(r"\bln\[([\d:, ]+)\]")
+# A file's language, by suffix, for the code block an included example becomes.
+_SUFFIX_LANGUAGES = {
+    ".py": "python",
+    ".js": "javascript",
+    ".ts": "typescript",
+    ".jsx": "jsx",
+    ".tsx": "tsx",
+    ".sh": "bash",
+    ".yml": "yaml",
+    ".yaml": "yaml",
+    ".toml": "toml",
+    ".json": "json",
+    ".html": "html",
+    ".css": "css",
+    ".md": "markdown",
+    ".sql": "sql",
+    ".rs": "rust",
+    ".go": "go",
+    ".java": "java",
+    ".ini": "ini",
+    ".dockerfile": "dockerfile",
+}
+
+
+def _line_ranges(spec: str, lines: list[str], sep: str) -> list[str]:
+    """The lines a range list names (`1:9,12` or `1 3-5`, 1-based, inclusive), in its order."""
+    out: list[str] = []
+    for part in re.split(r"[,\s]+" if sep == ":" else r"\s+", spec.strip()):
+        if not part:
+            continue
+        first, ranged, last = part.partition(sep)
+        try:
+            start = int(first) if first else 1
+            end = int(last) if last else (len(lines) if ranged else start)
+        except ValueError:
+            continue
+        out.extend(lines[max(start - 1, 0) : end])
+    return out
+
+
+def resolve_includes(text: str, files: SnippetFiles, depth: int = 0) -> str:
+    """The text with the include extensions' directives the site turns on replaced by their files.
+
+    A file that cannot be found is dropped with a warning (both extensions' default, "truncate
+    on failure"): the page must still read.
+    """
+    if "include_variants" in files.includes and "{*" in text:
+        text = _VARIANTS_RE.sub(lambda m: _variant_block(m, files), text)
+    if "mdx_include" in files.includes and "{!" in text:
+        text = _MDX_INCLUDE_RE.sub(lambda m: _mdx_include(m, files, depth), text)
+    return text
+
+
+def _mdx_include(m: re.Match[str], files: SnippetFiles, depth: int) -> str:
+    if m.group("escape"):
+        return m.group(0)[1:]
+    included = files.read_included(m.group("path"))
+    if included is None:
+        log.warning("include %r not found; left out", m.group("path"))
+        return ""
+    included = included.replace("\r\n", "\n").rstrip("\n")
+    if m.group("lines"):
+        included = "\n".join(_line_ranges(m.group("lines"), included.split("\n"), "-"))
+    if m.group("flag") != "-" and depth + 1 < MAX_SNIPPET_DEPTH:
+        included = resolve_includes(included, files, depth + 1)
+    return included
+
+
+def _variant_block(m: re.Match[str], files: SnippetFiles) -> str:
+    """The example file a `{* ... *}` names, as the fenced block the site shows (variants aside)."""
+    name = m.group("path")
+    included = files.read_included(name)
+    if included is None:
+        log.warning("include %r not found; left out", name)
+        return ""
+    lines = included.replace("\r\n", "\n").rstrip("\n").split("\n")
+    ranges = _VARIANT_LINES_RE.search(m.group("opts"))
+    if ranges:
+        lines = _line_ranges(ranges.group(1), lines, ":")
+    language = _SUFFIX_LANGUAGES.get(Path(name).suffix.lower(), "")
+    indent = m.group("indent")
+    body = [indent + ln if ln else ln for ln in lines]
+    return "\n".join([f"{indent}```{language}", *body, f"{indent}```"])
 
 
 def rewrite_extensions(text: str) -> str:
@@ -290,6 +443,12 @@ def _rewrite(lines: list[str], blocks_only: bool = False) -> list[str]:
             continue
         if _SLASH_CLOSE_RE.match(line):
             continue
+        heading = _AUTODOC_HEADING_RE.match(line)
+        if heading:  # `## ::: pkg.Obj`: the object's heading at that level, its id the name
+            _, i = _block_body(lines, i, _indent_of(line))  # its YAML options
+            name = heading.group("name")
+            out.append(f"{heading.group('level')} `{name}` {{#{name}}}")
+            continue
         autodoc = _AUTODOC_RE.match(line)
         if autodoc:
             _, i = _block_body(lines, i, _indent_of(line))  # its YAML options
@@ -326,6 +485,8 @@ def _rewrite_prose(line: str) -> str:
         line = _EMOJI_RE.sub("", line)
     if "{{" in line:
         line = _PLACEHOLDER_RE.sub("", line)
+    if "{%" in line:
+        line = _JINJA_TAG_RE.sub("", line)
     if "<" in line:
         line = _LAYOUT_TAG_RE.sub("", line)
     return line
@@ -374,6 +535,7 @@ def parse_mkdocs(
         _, body = split_frontmatter(meta_text)
         head = meta_text[: len(meta_text) - len(body)]
         if snippets is not None:
+            body = resolve_includes(body, snippets)
             body = resolve_snippets(body, snippets, page_dir)
         body = rewrite_extensions(body)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import posixpath
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -61,6 +62,29 @@ def _config_files(root: Path) -> Iterator[tuple[str, Path]]:
         for name in ("docs.json", "mint.json"):
             if (folder / name).is_file():
                 yield "mintlify", folder / name
+    yield from (("docusaurus", conf) for conf in _sibling_docusaurus(root))
+
+
+# The docs plugin's `path` option (Docusaurus: the docs folder, relative to the site's folder).
+_DOCS_PATH_RE = re.compile(r"\bpath\s*:\s*(['\"`])([^'\"`]+)\1")
+
+
+def _sibling_docusaurus(root: Path) -> Iterator[Path]:
+    """A Docusaurus config in a folder beside the docs whose docs plugin `path` names this folder.
+
+    Docusaurus reads its docs from `path` relative to the site's folder, so a repository may keep
+    the docs at its top (`docs/`) and the site beside them (`website/`, `path: '../docs'`).
+    """
+    parent = root.parent
+    for conf in sorted(parent.glob("*/docusaurus.config.*")):
+        try:
+            text = conf.read_text("utf-8", errors="replace")
+        except OSError:
+            continue
+        for m in _DOCS_PATH_RE.finditer(text):
+            if (conf.parent / m.group(2)).resolve() == root:
+                yield conf
+                break
 
 
 def detect_generator(root: Path) -> tuple[str, Path | None]:
@@ -172,19 +196,116 @@ def _nav_pages(entries: Any) -> Iterator[tuple[str, str]]:
                 yield from _nav_pages(value)
 
 
+_LIST_ITEM_RE = re.compile(
+    r"^[ \t]*(?:[-*+]|\d+\.)[ \t]+(?:\[([^\]]*)\]\(<?([^)>\s]+)>?\)|(\S+)[ \t]*$)"
+)
+_MAX_NAV_DEPTH = 8
+
+
+def _literate_nav(
+    docs_dir: Path, entries: list[tuple[str, str]], options: dict[str, Any]
+) -> list[tuple[str, str]]:
+    """The nav with mkdocs-literate-nav's folders expanded into their pages.
+
+    The plugin reads a folder's nav from the Markdown lists of its nav file (`nav_file`,
+    default `SUMMARY.md`); a folder named in the nav (`guide/`) stands for that folder's nav, and
+    a folder without a nav file for all its pages. With no `nav` in mkdocs.yml, the docs folder's
+    own nav file is the nav. `implicit_index` puts a folder's index page first.
+    """
+    nav_file = str(options.get("nav_file") or "SUMMARY.md")
+    implicit = options.get("implicit_index") is True
+    if not entries:
+        if not (docs_dir / nav_file).is_file():
+            return entries
+        entries = [("", "")]
+    out: list[tuple[str, str]] = []
+    for path, title in entries:
+        if path == "" or path.endswith("/") or (docs_dir / path).is_dir():
+            out.extend(_folder_nav(docs_dir, path.strip("/"), nav_file, implicit, 0))
+        else:
+            out.append((path, title))
+    return list(dict.fromkeys(out))
+
+
+def _folder_nav(
+    docs_dir: Path, folder: str, nav_file: str, implicit: bool, depth: int
+) -> list[tuple[str, str]]:
+    """(page, title) of one folder's literate nav, its sub-folders expanded in place."""
+    base = docs_dir / folder if folder else docs_dir
+    prefix = f"{folder}/" if folder else ""
+    out: list[tuple[str, str]] = []
+    if depth > _MAX_NAV_DEPTH or not base.is_dir():
+        return out
+    index = next((n for n in ("index.md", "README.md") if (base / n).is_file()), None)
+    if implicit and index:
+        out.append((prefix + index, ""))
+    if not (base / nav_file).is_file():
+        pages = sorted(p.relative_to(docs_dir).as_posix() for p in base.rglob("*.md"))
+        return out + [(p, "") for p in pages]
+    text = (base / nav_file).read_text("utf-8", errors="replace")
+    for line in text.splitlines():
+        m = _LIST_ITEM_RE.match(line)
+        if not m:
+            continue
+        target = (m.group(2) or m.group(3) or "").split("#")[0]
+        if not target or "://" in target or target.startswith(("/", "mailto:")):
+            continue
+        rel = posixpath.normpath(prefix + target.removeprefix("./"))
+        if target.endswith("/") or (docs_dir / rel).is_dir():
+            out.extend(_folder_nav(docs_dir, rel, nav_file, implicit, depth + 1))
+        elif rel.endswith(".md") and (docs_dir / rel).is_file():
+            out.append((rel, (m.group(1) or "").strip()))
+    return out
+
+
 def _listed_config(config: dict[str, Any], key: str, name: str) -> dict[str, Any] | None:
     """The options of one entry of a `markdown_extensions` or `plugins` list.
 
     {} when the entry is listed bare, None when it is not listed: both lists take a name or a
     one-key mapping of a name to its options.
     """
-    for entry in config.get(key) or []:
+    listed = config.get(key) or []
+    if isinstance(listed, dict):  # MkDocs also takes a mapping of names to their options
+        listed = [{k: v} for k, v in listed.items()]
+    for entry in listed if isinstance(listed, list) else []:
         if entry == name:
             return {}
         if isinstance(entry, dict) and name in entry:
             value = entry[name]
             return value if isinstance(value, dict) else {}
     return None
+
+
+def _repository_root(folder: Path) -> Path:
+    """The checkout holding a project (the nearest folder above it with `.git`), else the project.
+
+    Include extensions name files beside the docs (`../../src/example.py`): they may be read
+    from anywhere in the repository, never from outside it.
+    """
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return folder
+
+
+def _include_extensions(config: dict[str, Any], project: Path) -> tuple[tuple[str, ...], str]:
+    """The include extensions the site lists (`mdx_include`, `include_variants`) and their base folder.
+
+    `mdx_include` and `markdown_include` read `{! file !}` from their `base_path`, by default the
+    folder MkDocs runs in (the project's); `markdown_include_variants` reads `{* file *}` the
+    same way.
+    """
+    names: list[str] = []
+    base = "."
+    for extension in ("mdx_include", "markdown_include.include", "markdown_include"):
+        options = _listed_config(config, "markdown_extensions", extension)
+        if options is not None:
+            names.append("mdx_include")
+            base = str(options.get("base_path") or base)
+            break
+    if _listed_config(config, "markdown_extensions", "markdown_include_variants") is not None:
+        names.append("include_variants")
+    return tuple(names), str((project / base).resolve()) if names else ""
 
 
 def _mkdocs_slug(config: dict[str, Any]) -> str:
@@ -220,6 +341,9 @@ def mkdocs_site(root: Path, config_path: Path | None) -> Site:
         page_dir = docs_dir.relative_to(root).as_posix() + "/"
     directory_urls = config.get("use_directory_urls", True) is not False
     nav_entries = list(_nav_pages(config.get("nav"))) if config.get("nav") else []
+    literate = _listed_config(config, "plugins", "literate-nav")
+    if literate is not None:
+        nav_entries = _literate_nav(docs_dir, nav_entries, literate)
     snippets = _listed_config(config, "markdown_extensions", "pymdownx.snippets")
     base_paths = (snippets or {}).get("base_path", ["."])
     base_paths = [base_paths] if isinstance(base_paths, str) else list(base_paths or ["."])
@@ -242,6 +366,7 @@ def mkdocs_site(root: Path, config_path: Path | None) -> Site:
         exclude.extend(str(g) for g in ([globs] if isinstance(globs, str) else globs))
     # MkDocs never builds dot files, and treats a `templates` folder as theme files.
     not_pages.extend([".*", "templates/**"])
+    includes, include_base = _include_extensions(config, project)
     return Site(
         generator="mkdocs",
         base_url=str(config.get("site_url") or ""),
@@ -254,6 +379,9 @@ def mkdocs_site(root: Path, config_path: Path | None) -> Site:
         not_pages=tuple(not_pages),
         snippet_dirs=snippet_dirs + (str(docs_dir),),
         project_root=str(project.resolve()),
+        files_root=str(_repository_root(project.resolve())),
+        includes=includes,
+        include_base=include_base,
         config=str(config_path or ""),
     )
 

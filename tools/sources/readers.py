@@ -54,7 +54,12 @@ def load_import(spec: str, rel: str, root: Path) -> str | None:
 def read_mkdocs(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
     """MkDocs / Material Markdown: its extensions rewritten, snippets resolved."""
     dirs = site.snippet_dirs or (site.project_root or str(root), str(root))
-    files = SnippetFiles(tuple(dirs), site.project_root or str(root))
+    files = SnippetFiles(
+        tuple(dirs),
+        site.files_root or site.project_root or str(root),
+        site.includes,
+        site.include_base,
+    )
     page_dir = (root / rel).parent
     page = parse_mkdocs(rel, text, language, site.slug, files, page_dir)
     stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]

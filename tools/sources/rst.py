@@ -396,7 +396,7 @@ class _Renderer:
             classes = [c for c in node.get("classes", []) if c != "code"]
             language = classes[0] if classes else self.language
         if language in _DEFAULT_HIGHLIGHT:
-            language = ""
+            language = _default_language(node.astext()) if language != "none" else ""
         return _fence(node.astext(), language)
 
     def list_items(self, node: nodes.Element, marker: Any) -> str:
@@ -672,6 +672,22 @@ def _descendant_ids(node: nodes.Element) -> list[str]:
 
 
 _NO_IDS = (nodes.system_message, nodes.problematic, nodes.Text)
+
+
+def _default_language(code: str) -> str:
+    """The language Sphinx's `default` highlighting shows a block in (`highlight_language` unset).
+
+    Sphinx highlights such a block as Python, as a console session (`pycon`) when it starts
+    with `>>>`, and as plain text when the Python lexer cannot read it; `compile` stands in for
+    the lexer's verdict.
+    """
+    if code.lstrip().startswith(">>>"):
+        return "pycon"
+    try:
+        compile(code, "<block>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return ""
+    return "python"
 
 
 def _fence(text: str, language: str) -> str:

@@ -86,6 +86,13 @@ class Site:
     not_pages: tuple[str, ...] = ()
     snippet_dirs: tuple[str, ...] = ()
     project_root: str = ""
+    # The folder included files may come from (the repository holding the project); "" is
+    # `project_root`.
+    files_root: str = ""
+    # Include extensions the site turns on (MkDocs: `mdx_include`, `include_variants`) and the
+    # folder their relative names start from.
+    includes: tuple[str, ...] = ()
+    include_base: str = ""
     route_base: str = ""
     config: str = ""
     # The files the generator builds, when it says so itself (Sphinx: `exclude_patterns` and

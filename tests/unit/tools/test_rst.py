@@ -131,6 +131,11 @@ Plain literal::
 
     x = 1
 
+Shell output::
+
+    $ pip install -U pytest
+    Successfully installed pytest
+
 .. highlight:: python
 
 After highlight::
@@ -145,7 +150,9 @@ After highlight::
     text = page.sections[0].text
     assert '```toml\n[tool.pytest]\naddopts = ["-ra"]\n```' in text
     assert "```pytest\n$ pytest -q\n```" in text
-    assert "Plain literal:\n\n```\nx = 1\n```" in text
+    # Sphinx's `default` highlighting: Python when it reads as Python, else plain text.
+    assert "Plain literal:\n\n```python\nx = 1\n```" in text
+    assert "Shell output:\n\n```\n$ pip install -U pytest" in text
     assert "After highlight:\n\n```python\ny = 2\n```" in text
     assert "```pycon\n>>> 1 + 1\n2\n```" in text
     assert not leftovers(page)
@@ -555,4 +562,4 @@ def test_the_cycle_collector_is_left_as_it_was() -> None:
 
 def test_prose_spacing_is_normalised_but_code_keeps_its_own() -> None:
     page = parse_rst("s.rst", "T\n=\n\nOne.  Two\nthree ``a  b``.\n\n::\n\n    x  =  1\n", SPHINX)
-    assert page.sections[0].text == "One. Two three `a  b`.\n\n```\nx  =  1\n```"
+    assert page.sections[0].text == "One. Two three `a  b`.\n\n```python\nx  =  1\n```"
