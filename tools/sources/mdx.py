@@ -297,7 +297,8 @@ def resolve_language_blocks(body: str, language: str) -> str:
 # set of element names, so a placeholder in prose (`pip install <package>`) is never taken.
 _HTML_TEXT_TAGS = (
     "a abbr acronym b big blockquote br button center cite code dd del details dfn div dl dt em "
-    "figcaption figure font h1 h2 h3 h4 h5 h6 hr i img ins kbd label li mark ol p picture pre q "
+    "figcaption figure font form h1 h2 h3 h4 h5 h6 hr i img input ins kbd label li mark ol p "
+    "picture pre q "
     "s samp section small source span strike strong sub summary sup table tbody td tfoot th "
     "thead tr tt u ul var video"
 ).split()
