@@ -1,11 +1,12 @@
 """Site profiles per generator, detected from the docs folder and overridable in settings.
 
 The generator is recognised by its configuration file, in the docs folder or the folder above
-it (where MkDocs keeps `mkdocs.yml` beside `docs/`): `mkdocs.yml` → MkDocs, `conf.py` →
-Sphinx, `docusaurus.config.*` → Docusaurus, `docs.json` / `mint.json` → Mintlify; none →
+it (where MkDocs keeps `mkdocs.yml` beside `docs/`), or for Docusaurus in a site folder beside
+it whose docs `path` names it: `mkdocs.yml` → MkDocs, `conf.py` → Sphinx,
+`docusaurus.config.*` → Docusaurus, `docs.json` / `mint.json` → Mintlify; none →
 plain Markdown with the configured URL rule. Each profile reads what decides URLs and pages
-from that file (MkDocs `site_url`, `use_directory_urls`, `nav`, `docs_dir`, snippet
-`base_path`, toc `slugify`, excluded files; Docusaurus `url`/`baseUrl`/`trailingSlash`;
+from that file (MkDocs `site_url`, `use_directory_urls`, `nav` (with literate-nav folders),
+`docs_dir`, snippet and include-extension `base_path`, toc `slugify`, excluded files; Docusaurus `url`/`baseUrl`/`trailingSlash`;
 Mintlify's `navigation`); any value set in `SiteOptions` wins over what the file says.
 A Sphinx profile comes from its own module when installed (`PROFILES["sphinx"]`).
 """
