@@ -89,7 +89,7 @@ def test_relative_links_resolve_against_the_page_and_drop_the_suffix() -> None:
         "b": "b",
         "guides/c": "c",
         "/oss/q": "site",
-        "guides/d/e": "",  # an HTML link: the target, no words
+        "guides/d/e": "e",  # an HTML link reads as the link the site shows, words and all
     }
 
 
