@@ -35,12 +35,18 @@ sys.path.insert(0, str(ROOT))
 
 from bench.corpora import resolve  # noqa: E402
 from tests.unit.tools.sources.markup import LEFTOVER_RE  # noqa: E402
+from tools.sources.mdx import HTML_TEXT_TAGS  # noqa: E402
 
+# HTML elements a reader should have rendered: the Markdown reader's own list and the embedded ones.
+HTML_ELEMENTS = (*HTML_TEXT_TAGS, "svg", "iframe", "script", "style", "object", "video", "audio")
 _CODE_RE = re.compile(r"```.*?```|~~~.*?~~~|`[^`\n]*`", re.S)
 # Each leftover kind: what the reader should have rendered, outside code.
 KINDS: dict[str, re.Pattern[str]] = {
     "checker": LEFTOVER_RE,  # `{ #`, `!!!`, `///`, `===`, `:::`, `.. x::`, roles, `--8<--`, `][x]`
-    "jsx/html tag": re.compile(r"</?[A-Za-z][\w.-]*(?:\s+[\w:-]+(?:=[^\s>]+)?)*\s*/?>"),
+    # JSX components (capitalised) and HTML's own elements; a placeholder (`<key>`) is text.
+    "jsx/html tag": re.compile(
+        r"</?(?:[A-Z][\w.]*|(?:" + "|".join(HTML_ELEMENTS) + r")\b)(?:\s[^<>]*)?/?>"
+    ),
     "mdx import": re.compile(r"^\s*(?:import\s+[\w{},\s*]+\s+from\s+['\"]|export\s+)", re.M),
     "include {* *}": re.compile(r"\{\*.*?\*\}"),
     "jinja {{ }}/{% %}": re.compile(r"\{\{.*?\}\}|\{%.*?%\}"),

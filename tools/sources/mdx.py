@@ -295,7 +295,7 @@ def resolve_language_blocks(body: str, language: str) -> str:
 
 # HTML a page writes inline (Markdown passes it through; the site shows its text): a closed
 # set of element names, so a placeholder in prose (`pip install <package>`) is never taken.
-_HTML_TEXT_TAGS = (
+HTML_TEXT_TAGS = (
     "a abbr acronym b big blockquote br button center cite code dd del details dfn div dl dt em "
     "figcaption figure font form h1 h2 h3 h4 h5 h6 hr i img input ins kbd label li mark ol p "
     "picture pre q "
@@ -303,7 +303,7 @@ _HTML_TEXT_TAGS = (
     "thead tr tt u ul var video"
 ).split()
 _HTML_INLINE_RE = re.compile(
-    r"<(/?)(" + "|".join(_HTML_TEXT_TAGS) + r")\b((?:[^<>\"']|\"[^\"]*\"|'[^']*')*)/?>",
+    r"<(/?)(" + "|".join(HTML_TEXT_TAGS) + r")\b((?:[^<>\"']|\"[^\"]*\"|'[^']*')*)/?>",
     re.IGNORECASE,
 )
 _HTML_LINK_RE = re.compile(
@@ -313,7 +313,7 @@ _HTML_ALT_RE = re.compile(r"\balt=(?:\"([^\"]*)\"|'([^']*)')", re.I)
 _INLINE_CODE_SPLIT_RE = re.compile(r"(`+[^`]*`+)")
 # Elements whose content is no text of the page (embedded media, drawings, scripts).
 _HTML_EMBED_RE = re.compile(
-    r"<(svg|iframe|script|style|object|video|audio)\b[^<>]*>.*?</\1\s*>", re.I | re.S
+    r"<(svg|iframe|script|style|object|video|audio)\b[^<>]*?(?:/>|>.*?</\1\s*>)", re.I | re.S
 )
 
 
@@ -357,7 +357,7 @@ def _html_tag_text(m: re.Match[str]) -> str:
 
 
 def drop_embedded_html(body: str) -> str:
-    """Embedded media, drawings and scripts (`<svg>…</svg>`, `<iframe>`) removed, outside code."""
+    """Embedded media, drawings and scripts (`<svg>…</svg>`, `<iframe … />`) removed, outside code."""
     if "<" not in body:
         return body
     parts = re.split(

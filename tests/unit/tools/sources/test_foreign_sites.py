@@ -155,6 +155,17 @@ def test_inline_html_in_prose_reads_as_text_but_code_keeps_it() -> None:
     assert "iframe" not in text and "```html\n<div>kept</div>\n```" in text
 
 
+def test_a_self_closing_embed_written_as_jsx_is_dropped_whole() -> None:
+    page = parse_markdown(
+        "ui.mdx",
+        '# UI\n\nAdapt it to your needs.\n\n<iframe\n  className="w-full aspect-video"\n'
+        '  src="https://www.youtube.com/embed/x"\n  title="Agent Chat UI"\n  allowFullScreen\n/>'
+        "\n\nYou can use generative UI.\n",
+    )
+    text = page.sections[0].text
+    assert text == "Adapt it to your needs.\n\nYou can use generative UI."
+
+
 def test_sphinx_default_highlighting_labels_python_blocks_and_leaves_shell_as_text(
     index_dir: Path,
 ) -> None:
