@@ -175,3 +175,18 @@ def test_sphinx_default_highlighting_labels_python_blocks_and_leaves_shell_as_te
     languages = [b.language for b in routing.code_blocks]
     assert languages == ["python", ""]
     assert "```python\n@app.route('/')" in routing.text
+
+
+def test_literate_nav_without_a_nav_in_mkdocs_yml_reads_the_root_nav_file(tmp_path: Path) -> None:
+    (tmp_path / "mkdocs.yml").write_text("site_name: X\nplugins:\n  - literate-nav\n")
+    docs = tmp_path / "docs"
+    (docs / "guide").mkdir(parents=True)
+    (docs / "SUMMARY.md").write_text("* [Home](index.md)\n* [Guide](guide/)\n")
+    (docs / "index.md").write_text("# Home\n")
+    (docs / "draft.md").write_text("# Draft\n")
+    (docs / "guide" / "SUMMARY.md").write_text("- [Setup](setup.md)\n")
+    (docs / "guide" / "setup.md").write_text("# Setup\n")
+    (docs / "guide" / "extra.md").write_text("# Extra\n")
+    site = detect_site(docs)
+    assert site.nav == ("index.md", "guide/setup.md")
+    assert site.titles == (("index.md", "Home"), ("guide/setup.md", "Setup"))
