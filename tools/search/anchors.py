@@ -62,7 +62,7 @@ def split_links(text: str) -> LinkSplit:
     reading: list[str] = []
     links: list[tuple[str, str]] = []
     described: list[str] = []  # the rest of link-list items' lines (see `_LIST_LINK_RE`)
-    for chunk, is_code in _prose_and_code(text):
+    for chunk, is_code in prose_and_code(text):
         pos = 0
         describing = False  # inside a list item that a link opens, before its line ends
         if not is_code:
@@ -109,7 +109,7 @@ def link_texts(text: str) -> list[tuple[str, str]]:
     return split_links(text).links
 
 
-def _prose_and_code(text: str) -> list[tuple[str, bool]]:
+def prose_and_code(text: str) -> list[tuple[str, bool]]:
     """The text cut into runs of prose and fenced code blocks, in order, each marked."""
     out: list[tuple[str, bool]] = []
     start = 0
