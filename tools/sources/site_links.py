@@ -39,10 +39,11 @@ from tools.search.anchors import prose_and_code
 from tools.sources.mdx import slugify
 
 # `[text](dest)` / `![alt](dest "title")`; dest may be `<…>` or hold one level of parentheses.
-# Its text may hold code spans with brackets of their own (`[`cfg['x']`](…)`), or an image
+# Its text may hold code spans with brackets of their own (`[`cfg['x']`](…)`; a `](` ends the
+# text even there, so two spans on a line never pair up across a link), or an image
 # (`[![badge](b.svg)](page.md)`).
 _LINK_RE = re.compile(
-    r"(!?)\[((?:`[^`\n]*`|!\[[^\[\]\n]*\]\([^()\s]*\)|[^\[\]\n`]|`)*)\]\(\s*(<[^<>\n]*>|(?:[^()\s]|\([^()\s]*\))*)"
+    r"(!?)\[((?:`(?:[^`\n\]]|\](?!\())*`|!\[[^\[\]\n]*\]\([^()\s]*\)|[^\[\]\n`]|`)*)\]\(\s*(<[^<>\n]*>|(?:[^()\s]|\([^()\s]*\))*)"
     r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
 )
 # A CommonMark autolink `<scheme:…>`: a link whatever its scheme, so it is checked too.
@@ -158,7 +159,7 @@ def resolve_links(
     if "](" not in text and "<" not in text:
         return text
     out: list[str] = []
-    for chunk, is_code in prose_and_code(text):
+    for chunk, is_code in prose_and_code(text, strict=True):
         out.append(chunk if is_code else _resolve_prose(chunk, page_url, page_key, pages))
     return "".join(out)
 

@@ -215,6 +215,22 @@ def test_code_fences_and_spans_are_left_as_written() -> None:
     )
 
 
+def test_two_code_spans_on_a_line_do_not_swallow_the_link_between_them() -> None:
+    text = "with @[`add_messages`] [reducer](types.md#custom-types), like [`Models`](#models)."
+    assert mkdocs(text) == (
+        "with @[`add_messages`] [reducer](https://docs.example.dev/latest/concepts/types/#custom-types), "
+        "like [`Models`](https://docs.example.dev/latest/concepts/models/#models)."
+    )
+
+
+def test_a_fence_closes_only_on_a_bare_fence_line() -> None:
+    text = "```bash\n## x\n```python\ncode [a](types.md)\n```\nSee [types](types.md)."
+    assert mkdocs(text) == (
+        "```bash\n## x\n```python\ncode [a](types.md)\n```\n"
+        "See [types](https://docs.example.dev/latest/concepts/types/)."
+    )
+
+
 def test_an_unclosed_backtick_does_not_hide_the_next_paragraphs_links() -> None:
     text = "A lone ` backtick.\n\nThen [types](types.md) and a closing ` later."
     assert "(https://docs.example.dev/latest/concepts/types/)" in mkdocs(text)
