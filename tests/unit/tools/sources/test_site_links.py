@@ -306,3 +306,29 @@ def test_docs_tools_show_site_urls_in_pages_snippets_and_artifacts(tmp_path: Pat
     assert want in page.content
     assert "[home](" not in page.content and "home" in page.content
     assert any(want in s["text"] for s in page.artifact["sections"])
+
+
+def test_llms_txt_pages_link_to_each_others_urls(tmp_path: Path) -> None:
+    from tests.unit.tools.test_live_docs import BASE, FakeSite, corpus_for
+
+    site = FakeSite(pages=2)
+    site.put(
+        "/docs/p0.md",
+        "# Page 0\n\n## Topic\n\nWidget0 configuration, see [page 1](p1.md#topic), "
+        "[again](/docs/p1.md), [elsewhere](/blog/post) and [gone](missing.md).\n",
+    )
+    corpus = corpus_for(site, tmp_path)
+    corpus.sync()
+    _, read = create_docs_tools(corpus)
+    page = read.invoke(
+        {
+            "type": "tool_call",
+            "id": "1",
+            "name": "get_doc_page",
+            "args": {"url_or_path": f"{BASE}/docs/p0", "feedback_to_user": ""},
+        }
+    )
+    assert (
+        f"see [page 1]({BASE}/docs/p1#topic), [again]({BASE}/docs/p1), "
+        f"[elsewhere]({BASE}/blog/post) and gone." in page.content
+    )
