@@ -26,7 +26,7 @@ from tools.sources.corpus_language import description_note, weak_match_note
 from tools.sources.failures import partial_note, unavailable
 from tools.sources.http_fetch import SourceUnavailable
 from tools.sources.render import render_document_parts
-from tools.sources.site_links import page_links, source_links
+from tools.sources.site_links import page_links, resolve_snippet, source_links
 
 MAX_ARTICLES_PER_CALL = 5
 MAX_SEARCH_RESULTS = 100
@@ -210,7 +210,7 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
                 "section": h.section,
                 "anchor": h.anchor,
                 "score": h.calibrated,
-                "snippet": h.snippet,
+                "snippet": resolve_snippet(h.snippet, h.url, h.key, pages),
             }
             for h in hits
         ]

@@ -51,6 +51,8 @@ _AUTOLINK_RE = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^<>\s]*)>")
 # A backtick run: inline code spans open and close with runs of the same length.
 _TICKS_RE = re.compile(r"`+")
 _BLANK_LINE_RE = re.compile(r"\n[ \t]*\n")
+# A link whose destination a cut ended: `[text](https://docs.exa` at the end of the text.
+_OPEN_LINK_RE = re.compile(r"!?\[([^\[\]\n]*)\]\([^()\s]*$")
 # Anything that reads as a scheme before the first `/`, `?` or `#`: not a path of this site.
 _SCHEME_RE = re.compile(r"^[^/?#]*:")
 # What stays of a URL as written: no controls, spaces or characters that end a Markdown link.
@@ -176,7 +178,14 @@ def resolve_snippet(
     if head:
         text = head.group(1) + text[head.end() :]
     # Cut at the end: `see [types](concepts/ty…`.
-    return re.sub(r"!?\[([^\[\]\n]*)\]\([^()\s]*…$", r"\1…", text)
+    if text.endswith("…"):
+        return without_open_link(text[:-1]) + "…"
+    return text
+
+
+def without_open_link(text: str) -> str:
+    """Text cut short, with a link the cut left open (`see [types](https://x.dev/ty`) as its text."""
+    return _OPEN_LINK_RE.sub(r"\1", text) if "](" in text else text
 
 
 def _code_spans(chunk: str) -> list[tuple[int, int]]:

@@ -258,6 +258,14 @@ def test_a_snippet_window_that_cut_a_link_shows_its_text() -> None:
     assert end == "see the custom types…"
 
 
+def test_an_offline_quote_cut_inside_a_link_shows_its_text() -> None:
+    from graphs.offline.answer import clip
+
+    text = "Read the [custom types](https://docs.example.dev/latest/concepts/types/#custom-types) page."
+    assert clip(text, 40) == "Read the custom types …"
+    assert clip(text, 300) == text
+
+
 def test_the_page_table_follows_the_index() -> None:
     index = FakeIndex({"a.md": ("https://s.example/a/", ())})
     links = IndexLinks(index)
