@@ -19,7 +19,7 @@ from tools.sources.failures import partial_note, unavailable
 from tools.sources.profiles import SiteOptions, detect_site
 from tools.sources.render import render_document_parts, render_hits
 from tools.sources.site import Site
-from tools.sources.site_links import page_links, resolve_snippet, source_links
+from tools.sources.site_links import hit_snippets, page_links, source_links
 
 MAX_RESULTS = 20
 
@@ -122,10 +122,7 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
         if not query.strip():
             return "The query is empty: give a few keywords.", []
         limit = max(1, min(int(limit), MAX_RESULTS))
-        hits = [
-            replace(h, snippet=resolve_snippet(h.snippet, h.url, h.key, pages))
-            for h in corpus.search(query, limit)
-        ]
+        hits = hit_snippets(corpus.search(query, limit), pages)
         problem, caps = live_status(corpus)
         if problem and not hits and not len(corpus.index):
             raise unavailable("docs", problem)  # nothing cached: the site's failure, not "none"

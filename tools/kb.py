@@ -26,7 +26,7 @@ from tools.sources.corpus_language import description_note, weak_match_note
 from tools.sources.failures import partial_note, unavailable
 from tools.sources.http_fetch import SourceUnavailable
 from tools.sources.render import render_document_parts
-from tools.sources.site_links import page_links, resolve_snippet, source_links
+from tools.sources.site_links import hit_snippets, page_links, source_links
 
 MAX_ARTICLES_PER_CALL = 5
 MAX_SEARCH_RESULTS = 100
@@ -194,6 +194,7 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
         if problem:
             partial = partial_note("kb", f"partly read: their sections did not load ({problem})")
             note = f"{note}\n{partial}" if note else partial
+        hits = hit_snippets(hits, pages)
         if not hits:
             return f"No support articles found for {query!r}." + (f"\n{note}" if note else ""), []
         lines = [f"{len(hits)} articles for {query!r} (id — title [collection]):"]
@@ -210,7 +211,7 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
                 "section": h.section,
                 "anchor": h.anchor,
                 "score": h.calibrated,
-                "snippet": resolve_snippet(h.snippet, h.url, h.key, pages),
+                "snippet": h.snippet,
             }
             for h in hits
         ]

@@ -29,13 +29,14 @@ from __future__ import annotations
 import bisect
 import re
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Protocol
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from tools.search.analysis import link_target, match_target, page_suffixes
 from tools.search.anchors import prose_and_code
+from tools.search.records import Hit
 from tools.sources.mdx import slugify
 
 # `[text](dest)` / `![alt](dest "title")`; dest may be `<…>` or hold one level of parentheses.
@@ -107,14 +108,20 @@ class IndexLinks:
         self._suffixes: Mapping[str, str | None] = {}
         self._addresses: dict[str, PageAddress | None] = {}
 
-    def _table(self) -> Mapping[str, str | None]:
+    def refresh(self) -> IndexLinks:
+        """Recompute the table if the index changed since: once per page or list shown."""
         version = self.index.link_version()
         with self._lock:
             if version != self._version:
                 self._suffixes = page_suffixes((k, k) for k in self.index.keys())
                 self._addresses = {}
                 self._version = version
-            return self._suffixes
+        return self
+
+    def _table(self) -> Mapping[str, str | None]:
+        if self._version is None:
+            self.refresh()
+        return self._suffixes
 
     def page_for(self, link: str, page_key: str) -> str | None:
         """The page key the link names, matched as the link prior matches it."""
@@ -316,10 +323,22 @@ def source_links(source: object) -> IndexLinks | None:
     return IndexLinks(index)
 
 
-def page_links(url: str, key: str = "", pages: LinkPages | None = None) -> Callable[[str], str]:
-    """`resolve_links` bound to one page: what its shown sections pass through."""
+def page_links(url: str, key: str = "", pages: IndexLinks | None = None) -> Callable[[str], str]:
+    """`resolve_links` bound to one page: what its shown sections pass through.
+
+    The page table is brought up to date here, once for the page, not per link.
+    """
+    if pages is not None:
+        pages.refresh()
 
     def rewrite(text: str) -> str:
         return resolve_links(text, url, key, pages)
 
     return rewrite
+
+
+def hit_snippets(hits: Sequence[Hit], pages: IndexLinks | None) -> list[Hit]:
+    """Search hits with their snippets' links resolved (`resolve_snippet`), the table checked once."""
+    if pages is not None:
+        pages.refresh()
+    return [replace(h, snippet=resolve_snippet(h.snippet, h.url, h.key, pages)) for h in hits]

@@ -15,7 +15,7 @@ import pytest
 
 from tools.docs import create_docs_tools
 from tools.sources.corpus import FolderCorpus, UrlRule
-from tools.sources.site_links import IndexLinks, resolve_links, resolve_snippet
+from tools.sources.site_links import IndexLinks, page_links, resolve_links, resolve_snippet
 
 
 class FakeIndex:
@@ -269,10 +269,11 @@ def test_an_offline_quote_cut_inside_a_link_shows_its_text() -> None:
 def test_the_page_table_follows_the_index() -> None:
     index = FakeIndex({"a.md": ("https://s.example/a/", ())})
     links = IndexLinks(index)
-    assert resolve_links("[b](b.md)", "https://s.example/a/", "a.md", links) == "b"
+    assert page_links("https://s.example/a/", "a.md", links)("[b](b.md)") == "b"
     index.pages["b.md"] = ("https://s.example/b/", ())
+    assert page_links("https://s.example/a/", "a.md", links)("[b](b.md)") == "b"  # same version
     index.version = 2
-    assert resolve_links("[b](b.md)", "https://s.example/a/", "a.md", links) == (
+    assert page_links("https://s.example/a/", "a.md", links)("[b](b.md)") == (
         "[b](https://s.example/b/)"
     )
 
