@@ -193,6 +193,8 @@ def _target(link: str, base: str) -> str:
         if link.endswith(suffix):
             link = link[: -len(suffix)]
             break
+    if link == "index" or link.endswith("/index"):
+        link = link[: -len("index")]  # a folder's index page is keyed by its folder
     link = link.rstrip("/")
     return "" if link == "." else link
 

@@ -313,7 +313,7 @@ def test_docs_tools_show_site_urls_in_pages_snippets_and_artifacts(tmp_path: Pat
     )
     want = "[custom types](https://s.example/concepts/types/#custom-types)"
     assert want in page.content
-    assert "[home](" not in page.content and "home" in page.content
+    assert "[home](https://s.example/)" in page.content  # the root index page is the site root
     assert any(want in s["text"] for s in page.artifact["sections"])
 
 
