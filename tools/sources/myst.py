@@ -62,6 +62,8 @@ _UNLABELLED = frozenset(
     "highlights epigraph pull-quote compound parsed-literal".split()
 )
 _SKIPPED = frozenset({"raw", "image", "meta", "index", "tabularcolumns", "highlight"})
+# Lines of pure MyST markup (fences, targets, comments), dropped from text read as it is.
+_FENCE_LINE = re.compile(r"^\s*(?:(?:`{3,}|~{3,}|:{3,})\s*(?:\{.*)?|\([^()\s]+\)=\s*|%.*)$")
 _OPTION_LINE = re.compile(r"^:([\w-]+):(.*)$")
 _ATTRS_LINE = re.compile(r"^\s*\{[^{}\n]*\}\s*$")
 _ROLE = re.compile(r"\{([A-Za-z0-9_\-+:]{1,36})\}(`+)(?!`)(.+?)(?<!`)\2(?!`)", re.S)
@@ -199,8 +201,8 @@ class _Converter:
 
     def convert(self, text: str, depth: int = 0) -> str:
         """The Markdown of a MyST text (a page, or a directive's body at `depth`)."""
-        if depth > MAX_DEPTH:
-            return text  # read as it is: nothing lost, nothing parsed deeper
+        if depth > MAX_DEPTH:  # its words as they are, the fences' lines dropped
+            return "\n".join(line for line in text.split("\n") if not _FENCE_LINE.match(line))
         lines = text.split("\n")
         try:
             tokens = _parser().parse(text)
@@ -258,6 +260,8 @@ class _Converter:
         if token.type == "heading_open":
             return self.heading(token, tokens, depth)
         found = _directive(token)
+        if found is None and token.type == "colon_fence":  # no directive: MyST shows it as code
+            return _code_fence(token.info.strip(), token.content).split("\n")
         if found is None:
             return None
         return self.directive(found[0], found[1], token.content, depth).split("\n")
@@ -288,9 +292,7 @@ class _Converter:
         content = content.lstrip("\n")
         if base in _CODE_DIRECTIVES:
             language = arg.split()[0] if arg else self.options.highlight_language
-            ticks = max(3, 1 + max((len(m) for m in _BACKTICKS.findall(content)), default=0))
-            fence = "`" * ticks
-            return f"{fence}{language}\n{content.rstrip()}\n{fence}"
+            return _code_fence(language, content)
         if base in _RST_DIRECTIVES or (base == "include" and self._rst_include(arg)):
             return self.rst(_as_rst(base, arg, options, content))
         if base == "include":
@@ -477,6 +479,12 @@ class _Converter:
         if xrefs is None or not shown:
             return shown or None
         return f"[{shown}]({xrefs.href(here, here, anchor)})"
+
+
+def _code_fence(language: str, code: str) -> str:
+    """A fenced code block, its fence longer than any run of backticks in the code."""
+    ticks = max(3, 1 + max((len(m) for m in _BACKTICKS.findall(code)), default=0))
+    return f"{'`' * ticks}{language}\n{code.strip(chr(10)).rstrip()}\n{'`' * ticks}"
 
 
 def _prefix(line: str, token: Token) -> str:
