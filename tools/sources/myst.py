@@ -36,6 +36,7 @@ from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 
+from tools.sources.hidden import strip_hidden
 from tools.sources.mdx import Page, parse_markdown
 from tools.sources.rst import _ADMONITION_LABELS, _Renderer, parse_rst
 from tools.sources.rst_sphinx import _VERSION_LABELS, RstOptions
@@ -67,6 +68,12 @@ _FENCE_LINE = re.compile(r"^\s*(?:(?:`{3,}|~{3,}|:{3,})\s*(?:\{.*)?|\([^()\s]+\)
 _OPTION_LINE = re.compile(r"^:([\w-]+):(.*)$")
 _ATTRS_LINE = re.compile(r"^\s*\{[^{}\n]*\}\s*$")
 _ROLE = re.compile(r"\{([A-Za-z0-9_\-+:]{1,36})\}(`+)(?!`)(.+?)(?<!`)\2(?!`)", re.S)
+# `[text](dest)` (not an image), `<project:dest>`, footnotes `[^x]` and their `[^x]: ` lines.
+_MD_LINK = re.compile(r"(?<![!\\\]])\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(\s*<?([^()\s<>]+)>?\s*\)")
+_PROJECT_LINK = re.compile(r"<(project:[^<>\s]+)>")
+_SCHEME = re.compile(r"^(?:[A-Za-z][\w+.-]*://|(?:mailto|tel|data|javascript):)", re.I)
+_FOOTNOTE_DEF = re.compile(r"^([ \t]*)\[\^([^\]\s]+)\]:[ \t]*", re.M)
+_FOOTNOTE_REF = re.compile(r"\[\^([^\]\s]+)\]")
 _SUBSTITUTION = re.compile(r"\{\{\s*([\w.-]+)\s*\}\}")
 _BACKTICKS = re.compile(r"`+")
 _MARK = "\u2042"  # ⁂: numbers each role in the one rst document all of a page's roles go to
@@ -387,8 +394,8 @@ class _Converter:
     # -- inline ---------------------------------------------------------------------------
 
     def inline(self, text: str) -> str:
-        """Roles become numbered marks (read later, all at once); substitutions their values."""
-        if "{" not in text:
+        """Roles become numbered marks (read later, all at once); links, substitutions resolved."""
+        if "{" not in text and "[" not in text and "<project:" not in text:
             return text
         out: list[str] = []
         i = 0
@@ -420,9 +427,44 @@ class _Converter:
         return "".join(out)
 
     def _substitute(self, text: str) -> str:
+        """Prose outside code: MyST links and footnotes resolved, substitutions replaced."""
+        if "](" in text or "<project:" in text:
+            text = _PROJECT_LINK.sub(lambda m: f"[]({m.group(1)})", text)
+            text = _MD_LINK.sub(self._link, text)
+        if "[^" in text:
+            text = _FOOTNOTE_DEF.sub(r"\1[\2] ", text)
+            text = _FOOTNOTE_REF.sub(r"[\1]", text)
         if "substitution" not in self.config.extensions or "{{" not in text:
             return text
         return _SUBSTITUTION.sub(lambda m: self.substitutions.get(m.group(1), m.group(1)), text)
+
+    def _link(self, m: re.Match[str]) -> str:
+        """A MyST link to a label or a page (`[](label)`, `[x](page.md)`), read as Sphinx does.
+
+        To a label: what `{ref}` shows; to a page: what `{doc}` shows (both through the rst
+        reader's rendering); to an id on a page: a link to it; anything else as written.
+        """
+        text, dest = m.group(1).strip(), m.group(2)
+        if _SCHEME.match(dest) or dest.startswith("/_"):
+            return m.group(0)
+        path, _, fragment = dest.removeprefix("project:").partition("#")
+        here = self.rel.rsplit(".", 1)[0]
+        xrefs = self.options.xrefs
+        stem = re.sub(r"\.(md|rst|ipynb|txt)$", "", path)
+        doc = xrefs.doc(here, stem) if xrefs is not None and path else None
+        if xrefs is not None and doc is not None and fragment:
+            return f"[{text or xrefs.docs.get(doc) or doc}]({xrefs.href(here, doc, fragment)})"
+        if doc is not None:
+            role = ("doc", f"{text} <{stem}>" if text else stem)
+        elif path and ("/" in path or path.endswith((".md", ".rst", ".html"))):
+            return m.group(0)  # a file, not a page of the site: as written
+        else:
+            label = fragment if not path else path
+            if not label or "`" in text:
+                return m.group(0)
+            role = ("ref", f"{text} <{label}>" if text else label)
+        self.roles.append(role)
+        return f"{_MARK}{len(self.roles) - 1}{_MARK}"
 
     def resolve_roles(self, text: str, labels: Mapping[str, tuple[str, str]]) -> str:
         """Every role mark as the rst reader reads the same role (one rst parse for the page)."""
@@ -640,7 +682,9 @@ def parse_myst(
     front = ""
     if converter.meta.get("description"):
         front = "---\n" + yaml.safe_dump({"description": converter.meta["description"]}) + "---\n"
-    page = parse_markdown(rel, front + markdown, language, "docutils")
+    # Hidden text (HTML comments, hidden elements, reference definitions) goes as on Markdown
+    # pages, after the MyST read: a footnote line `[^n]: text` would read as a definition.
+    page = parse_markdown(rel, front + strip_hidden(markdown), language, "docutils")
     for section in page.sections:
         if section.anchor in extra:
             section.ids = tuple(dict.fromkeys((*extra[section.anchor], *section.ids)))

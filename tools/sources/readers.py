@@ -114,7 +114,7 @@ def clean_text(reader: str, text: str) -> str:
     invisible characters); HTML its HTML mode; reStructuredText, whose comments and raw blocks
     docutils itself keeps out of the text, only the invisible characters.
     """
-    if reader == "rst":
+    if reader in ("rst", "myst"):  # MyST: hidden text dropped once its footnotes are read
         return strip_invisible(text)
     return strip_hidden(text, html=reader == "html")
 

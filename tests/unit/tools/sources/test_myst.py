@@ -70,6 +70,13 @@ OTHER = """Other
 
 See :ref:`install-label` and :doc:`guide`.
 """
+LINKS = """# Links
+
+See [](install-label), [the guide](guide.md), [](guide.md), [its install part](guide.md#install-label),
+<project:other.rst>, [elsewhere](https://example.com/x.md) and a note[^n].
+
+[^n]: The footnote's words.
+"""
 INDEX = """# Welcome to {{ project }}
 
 ```{toctree}
@@ -97,6 +104,7 @@ def site(tmp_path: Path) -> tuple[Site, Path]:
         "guide.md": GUIDE,
         "other.rst": OTHER,
         "index.md": INDEX,
+        "links.md": LINKS,
     }.items():
         (tmp_path / name).write_text(text)
     return detect_site(tmp_path), tmp_path
@@ -149,6 +157,18 @@ def test_roles_are_links_exactly_as_on_rst_pages_and_labels_reach_both_ways(
     other = _read(site, "other.rst")  # an rst page's :ref: to a MyST label, :doc: to a MyST page
     assert other.sections[0].text == (
         "See [Install things](guide.html#install-label) and [Guide tool page](guide.html)."
+    )
+
+
+def test_myst_links_to_labels_and_pages_read_as_ref_and_doc_and_footnotes_keep_their_words(
+    site: tuple[Site, Path],
+) -> None:
+    text = _read(site, "links.md").sections[0].text
+    assert text == (
+        "See [Install things](guide.html#install-label), [the guide](guide.html), "
+        "[Guide tool page](guide.html), [its install part](guide.html#install-label),\n"
+        "[Other](other.html), [elsewhere](https://example.com/x.md) and a note[n].\n\n"
+        "[n] The footnote's words."
     )
 
 
