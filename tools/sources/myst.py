@@ -70,6 +70,10 @@ _ATTRS_LINE = re.compile(r"^\s*\{[^{}\n]*\}\s*$")
 _ROLE = re.compile(r"\{([A-Za-z0-9_\-+:]{1,36})\}(`+)(?!`)(.+?)(?<!`)\2(?!`)", re.S)
 # `[text](dest)` (not an image), `<project:dest>`, footnotes `[^x]` and their `[^x]: ` lines.
 _MD_LINK = re.compile(r"(?<![!\\\]])\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(\s*<?([^()\s<>]+)>?\s*\)")
+_INLINE_ATTRS = re.compile(r"(?<=\))\{\s*(?:[#.][\w:.-]+|[\w-]+=[^{}\s]+)(?:\s+[^{}\n]*)?\}")
+_SPAN_ATTRS = re.compile(
+    r"(?<![\]!\\])\[([^\[\]\n]*)\]\{\s*(?:[#.][\w:.-]+|[\w-]+=[^{}\s]+)[^{}\n]*\}"
+)
 _PROJECT_LINK = re.compile(r"<(project:[^<>\s]+)>")
 _SCHEME = re.compile(r"^(?:[A-Za-z][\w+.-]*://|(?:mailto|tel|data|javascript):)", re.I)
 _FOOTNOTE_DEF = re.compile(r"^([ \t]*)\[\^([^\]\s]+)\]:[ \t]*", re.M)
@@ -218,44 +222,46 @@ class _Converter:
             return text
         edits: dict[int, tuple[int, list[str]]] = {}
         code: set[int] = set()
-        for token in tokens:
-            if token.map is None:
+        covered = 0  # lines before this belong to a block already rewritten
+        for n, token in enumerate(tokens):
+            if token.map is None or token.map[0] < covered:
                 continue
             start, end = token.map
-            if any(start < e and s < end for s, (e, _) in edits.items() if s != start):
-                continue  # inside a block already rewritten
-            replacement = self.block(token, tokens, lines, depth)
+            replacement = self.block(n, tokens, depth)
             if replacement is not None:
                 prefix = _prefix(lines[start], token)
                 edits[start] = (end, [prefix + r if r else prefix.rstrip() for r in replacement])
+                covered = max(end, start + 1)
             elif token.type in ("fence", "code_block", "html_block"):
                 code.update(range(start, end))
         out: list[str] = []
-        run: list[str] = []
+        run: list[str] = []  # prose lines, read inline together (a code span may span lines)
+
+        def flush() -> None:
+            if run:
+                out.append(self.inline("\n".join(run)))
+                run.clear()
+
         i = 0
         while i < len(lines):
             if i in edits:
-                out.append(self.inline("\n".join(run))) if run else None
-                run = []
+                flush()
                 end, replacement = edits[i]
                 out.extend(replacement)
                 i = max(end, i + 1)
                 continue
             if i in code:
-                out.append(self.inline("\n".join(run))) if run else None
-                run = []
+                flush()
                 out.append(lines[i])
             elif not _ATTRS_LINE.match(lines[i]) or lines[i].strip() == "{}":
-                run.append(lines[i])
+                run.append(lines[i])  # an attribute block line (`{#id}`) is no text
             i += 1
-        if run:
-            out.append(self.inline("\n".join(run)))
+        flush()
         return "\n".join(out)
 
-    def block(
-        self, token: Token, tokens: Sequence[Token], lines: Sequence[str], depth: int
-    ) -> list[str] | None:
-        """The lines that replace one block token, or None to keep its source lines."""
+    def block(self, n: int, tokens: Sequence[Token], depth: int) -> list[str] | None:
+        """The lines that replace block token `n`, or None to keep its source lines."""
+        token = tokens[n]
         if token.type == "front_matter":
             self._front_matter(token.content)
             return []
@@ -265,7 +271,7 @@ class _Converter:
             self.labels.append(token.content.strip())
             return []
         if token.type == "heading_open":
-            return self.heading(token, tokens, depth)
+            return self.heading(token, tokens[n + 1].content if n + 1 < len(tokens) else "", depth)
         found = _directive(token)
         if found is None and token.type == "colon_fence":  # no directive: MyST shows it as code
             return _code_fence(token.info.strip(), token.content).split("\n")
@@ -273,8 +279,8 @@ class _Converter:
             return None
         return self.directive(found[0], found[1], token.content, depth).split("\n")
 
-    def heading(self, token: Token, tokens: Sequence[Token], depth: int) -> list[str]:
-        inline = tokens[tokens.index(token) + 1].content
+    def heading(self, token: Token, inline: str, depth: int) -> list[str]:
+        """A heading as a mark `_finish_headings` gives its ids (labels before it collected)."""
         text = self.inline(inline)
         if depth > 0:  # a heading inside a directive is no section in Sphinx: bold text
             return [f"**{text.strip()}**"] if text.strip() else []
@@ -287,9 +293,7 @@ class _Converter:
 
     def directive(self, name: str, arg: str, body: str, depth: int) -> str:
         """The Markdown of one directive (its body converted as MyST where it is MyST)."""
-        base = (
-            name.split(":", 1)[1] if name.startswith(("std:", "py:")) and name[3:4] != "" else name
-        )
+        base = name.split(":", 1)[1] if name.startswith(("std:", "py:")) else name
         options, content = split_options(body)
         if name == "eval-rst":
             return self.rst(content)
@@ -428,6 +432,11 @@ class _Converter:
 
     def _substitute(self, text: str) -> str:
         """Prose outside code: MyST links and footnotes resolved, substitutions replaced."""
+        if (
+            "]{" in text or "){" in text
+        ):  # attrs_inline: `[text]{.class}` spans, `[x](y){.external}`
+            text = _SPAN_ATTRS.sub(r"\1", text)
+            text = _INLINE_ATTRS.sub("", text)
         if "](" in text or "<project:" in text:
             text = _PROJECT_LINK.sub(lambda m: f"[]({m.group(1)})", text)
             text = _MD_LINK.sub(self._link, text)

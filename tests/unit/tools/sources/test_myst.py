@@ -73,7 +73,7 @@ See :ref:`install-label` and :doc:`guide`.
 LINKS = """# Links
 
 See [](install-label), [the guide](guide.md), [](guide.md), [its install part](guide.md#install-label),
-<project:other.rst>, [elsewhere](https://example.com/x.md) and a note[^n].
+<project:other.rst>, [elsewhere](https://example.com/x.md){.external} and a [note]{.big}[^n].
 
 [^n]: The footnote's words.
 """
