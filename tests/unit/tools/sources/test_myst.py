@@ -172,6 +172,26 @@ def test_myst_links_to_labels_and_pages_read_as_ref_and_doc_and_footnotes_keep_t
     )
 
 
+def test_includes_resolve_inside_the_docs_folder_and_literalinclude_keeps_its_language(
+    site: tuple[Site, Path],
+) -> None:
+    _, root = site
+    (root / "snippet.py").write_text("def run():\n    return 1\n")
+    (root / "part.md").write_text(":::{note}\nIncluded words.\n:::\n")
+    (root / "incl.md").write_text(
+        "# Incl\n\n```{literalinclude} snippet.py\n:language: python\n```\n\n"
+        "```{include} part.md\n```\n\n```{include} ../../etc/passwd\n```\n"
+    )
+    page = _read(site, "incl.md")
+    section = page.sections[0]
+    assert [(c.language, c.code) for c in section.code_blocks] == [
+        ("python", "def run():\n    return 1")
+    ]
+    assert "**Note:** Included words." in section.text
+    assert "part.md" in page.meta["includes"] and "root:" not in page.body
+    assert _leftover(page) == []
+
+
 def test_toctree_of_a_myst_index_is_the_navigation_and_plain_markdown_elsewhere(
     site: tuple[Site, Path], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
