@@ -129,6 +129,12 @@ def _parser() -> MarkdownIt:
     return md
 
 
+@lru_cache(maxsize=8)
+def _tokens(text: str) -> tuple[Token, ...]:
+    """The block tokens of a text: one tokenisation per page for its read, labels and toctrees."""
+    return tuple(_parser().parse(text))
+
+
 def _slug(title: str, rule: str) -> str:
     """myst-parser's heading slug (myst_parser/slugs.py): GitHub's rule unless set otherwise."""
     if rule == "docutils":
@@ -216,7 +222,7 @@ class _Converter:
             return "\n".join(line for line in text.split("\n") if not _FENCE_LINE.match(line))
         lines = text.split("\n")
         try:
-            tokens = _parser().parse(text)
+            tokens = _tokens(text)
         except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
             log.warning("%s: cannot tokenise MyST (%s); read as plain Markdown", self.rel, exc)
             return text
@@ -322,6 +328,8 @@ class _Converter:
                 blocks.insert(0, self.inline(rest.strip()))
             if not blocks:
                 return f"**{label}.**"
+        if blocks and blocks[0].startswith((">", "* ", "+ ", "<")):  # a quote, list, HTML: own line
+            return "\n\n".join([f"**{label}:**", *blocks])
         return "\n\n".join(_Renderer.labelled(label, blocks))
 
     def label(self, name: str, arg: str, options: Mapping[str, str]) -> str | None:
@@ -613,7 +621,7 @@ def _plain(markdown: str) -> str:
 def page_labels(text: str) -> tuple[str, dict[str, tuple[str, str]]]:
     """A MyST page's title and its labels (`(label)=`, `{#id}`) → (id served, section title)."""
     try:
-        tokens = _parser().parse(text)
+        tokens = _tokens(text)
     except Exception:  # noqa: BLE001 — targets of an unreadable page are just unknown
         return "", {}
     title = ""
@@ -651,7 +659,7 @@ def myst_toctree_blocks(text: str) -> list[str]:
     from tools.sources.sphinx_site import toctree_blocks
 
     try:
-        tokens = _parser().parse(text)
+        tokens = _tokens(text)
     except Exception:  # noqa: BLE001 — no navigation from an unreadable page
         return []
     blocks: list[str] = []
@@ -680,8 +688,9 @@ def parse_myst(
 ) -> Page:
     """Parse a MyST page into a `Page` with the sections and ids Sphinx builds; never raises."""
     converter = _Converter(rel, options, config, source_path)
+    text = text.replace("\r\n", "\n")
     try:
-        markdown = converter.convert(text.replace("\r\n", "\n"))
+        markdown = converter.convert(text)
         _, labels = page_labels(text)
         markdown = converter.resolve_roles(markdown, labels)
         markdown, extra = _finish_headings(markdown, converter, config)

@@ -236,7 +236,7 @@ def test_the_real_myst_project_excerpt() -> None:
     )
     # an unknown directive (`{example}`) keeps its title and its text
     quotes = by_anchor["quotations-and-epigraphs"].text
-    assert "**Default markdown quotes:**" in quotes and "pretty neat" in quotes
+    assert "**Default markdown quotes:**\n\n> Here's my quote, it's pretty neat." in quotes
     assert "**See also:** This is the default theme in [Jupyter Book]" in pages["index.md"].body
 
 
