@@ -19,6 +19,7 @@ from tools.sources.failures import partial_note, unavailable
 from tools.sources.profiles import SiteOptions, detect_site
 from tools.sources.render import render_document_parts, render_hits
 from tools.sources.site import Site
+from tools.sources.site_links import hit_snippets, page_links, source_links
 
 MAX_RESULTS = 20
 
@@ -110,7 +111,9 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
     """`search_docs` and `get_doc_page` over any corpus with `search`/`find` (folder or llms.txt).
 
     `corpus_language` is the language the pages are written in (`DOCS_AGENT_CORPUS_LANGUAGE`).
+    Links in what the tools show are the site's URLs (tools/sources/site_links.py).
     """
+    pages = source_links(corpus)
 
     def search_docs(
         query: str, limit: int = 5, feedback_to_user: str = ""
@@ -119,7 +122,7 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
         if not query.strip():
             return "The query is empty: give a few keywords.", []
         limit = max(1, min(int(limit), MAX_RESULTS))
-        hits = corpus.search(query, limit)
+        hits = hit_snippets(corpus.search(query, limit), pages)
         problem, caps = live_status(corpus)
         if problem and not hits and not len(corpus.index):
             raise unavailable("docs", problem)  # nothing cached: the site's failure, not "none"
@@ -153,7 +156,9 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
                 f"No page {url_or_path!r}. Use a URL or path exactly as search_docs returned it.",
                 {},
             )
-        text, sections = render_document_parts(doc, section)
+        text, sections = render_document_parts(
+            doc, section, links=page_links(doc.url, doc.key, pages)
+        )
         artifact: PageArtifact = {
             "url": doc.url,
             "title": doc.title,

@@ -26,6 +26,7 @@ from tools.sources.corpus_language import description_note, weak_match_note
 from tools.sources.failures import partial_note, unavailable
 from tools.sources.http_fetch import SourceUnavailable
 from tools.sources.render import render_document_parts
+from tools.sources.site_links import hit_snippets, page_links, source_links
 
 MAX_ARTICLES_PER_CALL = 5
 MAX_SEARCH_RESULTS = 100
@@ -157,7 +158,12 @@ class GetArticlesArgs(BaseModel):
 
 
 def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list[BaseTool]:
-    """The two-step KB tools over a backend; `corpus_language` is the articles' language."""
+    """The two-step KB tools over a backend; `corpus_language` is the articles' language.
+
+    Links in the articles shown are the site's URLs where articles have them
+    (tools/sources/site_links.py); otherwise only their text is shown.
+    """
+    pages = source_links(kb)
 
     def search_support_articles(
         query: str, collections: str = "all", limit: int = 50, feedback_to_user: str = ""
@@ -188,6 +194,7 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
         if problem:
             partial = partial_note("kb", f"partly read: their sections did not load ({problem})")
             note = f"{note}\n{partial}" if note else partial
+        hits = hit_snippets(hits, pages)
         if not hits:
             return f"No support articles found for {query!r}." + (f"\n{note}" if note else ""), []
         lines = [f"{len(hits)} articles for {query!r} (id — title [collection]):"]
@@ -237,7 +244,9 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
             if doc is None:
                 missing.append(article_id)
                 continue
-            text, sections = render_document_parts(doc, limit=ARTICLE_LIMIT)
+            text, sections = render_document_parts(
+                doc, limit=ARTICLE_LIMIT, links=page_links(doc.url, doc.key, pages)
+            )
             found.append({"id": doc.key, "title": doc.title, "url": doc.url, "sections": sections})
             parts.append(f"## Article {doc.key}\n" + text)
         if failed and not found:

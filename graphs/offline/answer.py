@@ -18,6 +18,7 @@ from tools.sources.failures import (
     source_of_label,
     unavailable_reason,
 )
+from tools.sources.site_links import without_open_link
 from tools.text import ends_in_fence
 
 PASSAGE_CHARS = 700
@@ -32,13 +33,13 @@ DEEP_SECTIONS = {
 
 
 def clip(text: str, limit: int = PASSAGE_CHARS) -> str:
-    """A quote cut at `limit` characters, never inside an unclosed code fence."""
+    """A quote cut at `limit` characters, never inside an unclosed code fence or a link's URL."""
     if len(text) <= limit:
         return text
     cut = text[:limit]
     if ends_in_fence(cut):
         cut = cut.rsplit("```", 1)[0]
-    return cut.rstrip() + " …"
+    return without_open_link(cut.rstrip()).rstrip() + " …"
 
 
 def _sources_list(sources: list[str], language: str) -> list[str]:

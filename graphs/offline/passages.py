@@ -20,6 +20,7 @@ from langchain_core.messages import BaseMessage, ToolMessage
 from graphs.offline.ranking import RankedSource, ranked_sources
 from tools.artifacts import SectionArtifact
 from tools.sources.mdx import slugify
+from tools.sources.site_links import resolve_links, resolve_snippet
 from tools.text import fence_code, fenced_lines
 
 MAX_TEXT_PASSAGES = 5  # one per source read (graphs.offline.model.READ_SOURCES)
@@ -167,8 +168,12 @@ def source_passage(art: dict[str, Any], src: RankedSource) -> Passage | None:
         url = str(art.get("url") or src.ref).split("#", 1)[0]
         cite = page_cite(url, heading, section["anchor"])
     else:
-        cite = f"KB {art['id']}" + (f" — {art['url']}" if art.get("url") else "")
-    return Passage(text, title, cite, src.kind, heading)
+        url = str(art.get("url") or "")
+        cite = f"KB {art['id']}" + (f" — {url}" if url else "")
+    # The read tools show links as the site's URLs already; a quote is what users see, so
+    # whatever an artifact still holds (written before, or by a source with no page table)
+    # passes the same rules.
+    return Passage(resolve_links(text, url), title, cite, src.kind, heading)
 
 
 def snippet_passage(src: RankedSource) -> Passage | None:
@@ -180,7 +185,8 @@ def snippet_passage(src: RankedSource) -> Passage | None:
         cite = page_cite(src.ref, heading, src.anchor)
     else:
         cite = f"KB {src.ref}"
-    return Passage(src.snippet, src.title, cite, src.kind, heading)
+    text = resolve_snippet(src.snippet, src.ref if src.kind == "docs" else "")
+    return Passage(text, src.title, cite, src.kind, heading)
 
 
 def select_passages(

@@ -11,9 +11,10 @@ import json
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
+from typing import TypeVar
 
 from tools.search.anchors import BODY_UNITS, link_texts, split_links
 from tools.search.phrases import pair_codes, term_hashes
@@ -34,6 +35,8 @@ _EXTERNAL_RE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
 # and the built site's pages. A link to `x.rst` (a Sphinx source) or `x.html` (its built page, as
 # Sphinx and plain HTML sites link) names page `x`, as `x.md` does in a Markdown folder.
 _PAGE_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".txt", ".html", ".htm", ".ipynb")
+
+PageId = TypeVar("PageId")
 
 
 @dataclass
@@ -172,6 +175,11 @@ def links(
     return {target: "\n".join(dict.fromkeys(words)) for target, words in found.items()}
 
 
+def link_target(link: str, page_key: str) -> str:
+    """A link's target page as `links` names it, for a link written on page `page_key`."""
+    return _target(link, posixpath.dirname(page_key))
+
+
 def _target(link: str, base: str) -> str:
     """A link's target page as `links` names it, or "" for one outside the source."""
     link = link.strip()
@@ -185,5 +193,35 @@ def _target(link: str, base: str) -> str:
         if link.endswith(suffix):
             link = link[: -len(suffix)]
             break
+    if link == "index" or link.endswith("/index"):
+        link = link[: -len("index")]  # a folder's index page is keyed by its folder
     link = link.rstrip("/")
     return "" if link == "." else link
+
+
+def page_suffixes(pages: Iterable[tuple[PageId, str]]) -> dict[str, PageId | None]:
+    """Every path suffix of each page's key (no file suffix, `index` as its folder), to its page.
+
+    A suffix two pages share maps to None: a link that ends there names neither for sure. The
+    one table link targets (`links`, `_target`) are matched against, by the link prior
+    (`IndexStore._update_priors`) and by the links shown to users (tools/sources/site_links.py).
+    """
+    by_suffix: dict[str, PageId | None] = {}
+    for page, key in pages:
+        parts = key.rsplit(".", 1)[0].split("/")
+        if parts[-1] == "index":
+            parts = parts[:-1]
+        for i in range(len(parts)):
+            suffix = "/".join(parts[i:])
+            by_suffix[suffix] = None if suffix in by_suffix and by_suffix[suffix] != page else page
+    return by_suffix
+
+
+def match_target(target: str, by_suffix: Mapping[str, PageId | None]) -> PageId | None:
+    """The page a link target (as `_target` names it) points to: its longest known path suffix."""
+    parts = [p for p in target.split("/") if p]
+    for i in range(len(parts)):
+        page = by_suffix.get("/".join(parts[i:]))
+        if page is not None:
+            return page
+    return None

@@ -62,7 +62,7 @@ def split_links(text: str) -> LinkSplit:
     reading: list[str] = []
     links: list[tuple[str, str]] = []
     described: list[str] = []  # the rest of link-list items' lines (see `_LIST_LINK_RE`)
-    for chunk, is_code in _prose_and_code(text):
+    for chunk, is_code in prose_and_code(text):
         pos = 0
         describing = False  # inside a list item that a link opens, before its line ends
         if not is_code:
@@ -109,8 +109,13 @@ def link_texts(text: str) -> list[tuple[str, str]]:
     return split_links(text).links
 
 
-def _prose_and_code(text: str) -> list[tuple[str, bool]]:
-    """The text cut into runs of prose and fenced code blocks, in order, each marked."""
+def prose_and_code(text: str, strict: bool = False) -> list[tuple[str, bool]]:
+    """The text cut into runs of prose and fenced code blocks, in order, each marked.
+
+    `strict`: a fence closes only on a line of fence characters alone, as CommonMark has it
+    (a "```python" line inside a block whose source forgot to close it is code). What users
+    see is rendered that way; the index keeps the looser reading it was built with.
+    """
     out: list[tuple[str, bool]] = []
     start = 0
     fence: str | None = None
@@ -122,6 +127,8 @@ def _prose_and_code(text: str) -> list[tuple[str, bool]]:
         elif mark[0] == fence[0] and len(mark) >= len(fence):
             end = text.find("\n", m.end())
             end = len(text) if end < 0 else end
+            if strict and text[m.end() : end].strip():
+                continue
             out.append((text[start:end], True))
             start, fence = end, None
     out.append((text[start:], fence is not None))

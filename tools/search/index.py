@@ -211,6 +211,16 @@ class SearchIndex:
         with self._reading():
             return self._store.find(ref)
 
+    def link_version(self) -> int:
+        """The stored pages' version: what links shown from them are resolved against changes with it."""
+        with self._reading() as version:
+            return version
+
+    def address(self, key: str) -> tuple[str, tuple[str, ...]] | None:
+        """A page's URL and every id its sections serve, for links to it (tools/sources/site_links.py)."""
+        with self._reading():
+            return self._store.address(key)
+
     def keys(self) -> list[str]:
         """Every stored key."""
         with self._reading():

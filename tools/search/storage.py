@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tools.search.analysis import PageRecord
+from tools.search.analysis import PageRecord, match_target, page_suffixes
 from tools.search.lexical import LexicalWriter, has_generation
 from tools.search.records import Document, Parser, Progress, Reader, SourceFile, SyncStats
 from tools.search.workers import Task, analysed
@@ -387,27 +387,15 @@ class IndexStore:
         milliseconds, not a re-parse of the corpus.
         """
         rows = self.db.execute("SELECT id, key, links FROM docs").fetchall()
-        by_suffix: dict[str, int | None] = {}
-        for doc_id, key, _ in rows:
-            parts = key.rsplit(".", 1)[0].split("/")
-            if parts[-1] == "index":
-                parts = parts[:-1]
-            for i in range(len(parts)):
-                suffix = "/".join(parts[i:])
-                by_suffix[suffix] = (
-                    None if suffix in by_suffix and by_suffix[suffix] != doc_id else doc_id
-                )
+        by_suffix = page_suffixes((doc_id, key) for doc_id, key, _ in rows)
         inbound: dict[int, int] = {}
         anchors: dict[int, Counter[str]] = {}
         for doc_id, _, links in rows:
             targets: dict[int, set[str]] = {}
             for link, words in json.loads(links or "{}").items():
-                parts = [p for p in link.split("/") if p]
-                for i in range(len(parts)):
-                    target = by_suffix.get("/".join(parts[i:]))
-                    if target is not None:
-                        targets.setdefault(target, set()).update(index_terms(words))
-                        break
+                target = match_target(link, by_suffix)
+                if target is not None:
+                    targets.setdefault(target, set()).update(index_terms(words))
             targets.pop(doc_id, None)
             for target, terms in targets.items():
                 inbound[target] = inbound.get(target, 0) + 1
@@ -486,6 +474,24 @@ class IndexStore:
         return Document(
             key, url, title, description or "", collection or "", sections, json.loads(meta)
         )
+
+    def address(self, key: str) -> tuple[str, tuple[str, ...]] | None:
+        """A page's URL and every id its sections serve (anchors, then their extra ids)."""
+        row = self.db.execute("SELECT id, url, meta FROM docs WHERE key=?", (key,)).fetchone()
+        if row is None:
+            return None
+        doc_id, url, meta = row
+        anchors = [
+            r[0]
+            for r in self.db.execute("SELECT anchor FROM secs WHERE doc=? ORDER BY id", (doc_id,))
+        ]
+        try:
+            extra = json.loads(json.loads(meta or "{}").get("section_ids") or "{}")
+        except (ValueError, TypeError, AttributeError):
+            extra = {}
+        if isinstance(extra, dict):
+            anchors += [str(i) for ids in extra.values() if isinstance(ids, list) for i in ids]
+        return url, tuple(dict.fromkeys(a for a in anchors if a))
 
     def keys(self) -> list[str]:
         """Every stored key, sorted."""

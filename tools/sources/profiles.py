@@ -554,6 +554,7 @@ def sphinx_site(root: Path, config_path: Path | None) -> Site:
         project_root=str(source),
         config=str(config_path or ""),
         xrefs=xrefs,
+        myst=conf.reads_myst,
     )
 
 

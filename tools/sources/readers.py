@@ -81,6 +81,11 @@ def read_rst(rel: str, text: str, site: Site, root: Path, language: str) -> Page
     return read_sphinx_page(inner, text, source, site.xrefs)
 
 
+def read_myst(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
+    """MyST Markdown of a Sphinx project (myst-parser): directives, roles and ids as Sphinx reads them."""
+    return read_rst(rel, text, site, root, language)  # the Sphinx reader tells MyST from rst
+
+
 def read_html(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
     """A built HTML page: its main content only; `meta["url"]` is its canonical URL if it has one."""
     from tools.sources.html_site import read_html_page
@@ -92,6 +97,7 @@ READERS: dict[str, ReaderFn] = {
     "markdown": read_markdown,
     "mkdocs": read_mkdocs,
     "rst": read_rst,
+    "myst": read_myst,
     "html": read_html,
 }
 
@@ -113,7 +119,7 @@ def clean_text(reader: str, text: str) -> str:
     invisible characters); HTML its HTML mode; reStructuredText, whose comments and raw blocks
     docutils itself keeps out of the text, only the invisible characters.
     """
-    if reader == "rst":
+    if reader in ("rst", "myst"):  # MyST: hidden text dropped once its footnotes are read
         return strip_invisible(text)
     return strip_hidden(text, html=reader == "html")
 

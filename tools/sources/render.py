@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tools.artifacts import SectionArtifact
 from tools.search import Document, Hit
 from tools.sources.mdx import Section
 from tools.text import strip_bold, strip_controls
 
 PAGE_LIMIT = 12_000
+
+# What a shown section's text passes through first: its links as the site's URLs
+# (tools/sources/site_links.py), bound to the page it is from.
+LinkRewrite = Callable[[str], str]
 
 
 def clean_text(text: str) -> str:
@@ -40,7 +46,7 @@ def render_sections(sections: list[Section], limit: int = PAGE_LIMIT) -> tuple[s
 
 
 def _render_sections(
-    sections: list[Section], limit: int
+    sections: list[Section], limit: int, links: LinkRewrite | None = None
 ) -> tuple[str, list[str], list[SectionArtifact]]:
     """Markdown, headings left out, and the sections shown (as the model sees their text)."""
     parts: list[str] = []
@@ -54,10 +60,15 @@ def _render_sections(
             if s.level > 0:
                 left_out.append(s.heading)
             continue
-        if len(block) > limit:
-            block = block[:limit].rsplit("\n", 1)[0] + "\n…"
+        # Which sections are shown is decided on their text as written (the budget is a
+        # guide, and a link's site URL is longer than its written target); only they are
+        # rewritten.
+        written = len(_cut(block, limit))
+        if links is not None:
+            block = head + clean_text(links(s.text))
+        block = _cut(block, limit)
         parts.append(block.strip())
-        size += len(block) + 2
+        size += written + 2
         shown.append(
             {
                 "heading": s.heading if s.level > 0 else "",
@@ -69,17 +80,26 @@ def _render_sections(
     return "\n\n".join(p for p in parts if p), left_out, shown
 
 
+def _cut(block: str, limit: int) -> str:
+    """A block longer than `limit` cut at its last line break before it, marked as cut."""
+    return block[:limit].rsplit("\n", 1)[0] + "\n…" if len(block) > limit else block
+
+
 def render_document(doc: Document, section: str | None = None, limit: int = PAGE_LIMIT) -> str:
     """A page (or one section of it) as markdown with a header naming its citation."""
     return render_document_parts(doc, section, limit)[0]
 
 
 def render_document_parts(
-    doc: Document, section: str | None = None, limit: int = PAGE_LIMIT
+    doc: Document,
+    section: str | None = None,
+    limit: int = PAGE_LIMIT,
+    links: LinkRewrite | None = None,
 ) -> tuple[str, list[SectionArtifact]]:
     """`render_document`'s text and the sections it shows, for the tool's artifact.
 
-    An unknown `section` gives the error text and no sections.
+    An unknown `section` gives the error text and no sections. `links` rewrites each shown
+    section's links (only those shown: a long page's other sections cost nothing).
     """
     sections = doc.sections
     header = f"# {doc.title}\nSource: {doc.url}\n"
@@ -96,8 +116,9 @@ def render_document_parts(
     elif sections and sections[0].level == 0:
         sections = [Section("", 0, sections[0].text, "")] + sections[1:]
     if doc.description:
-        header += f"Description: {clean_text(doc.description)}\n"
-    body, left_out, shown = _render_sections(sections, limit)
+        description = links(doc.description) if links is not None else doc.description
+        header += f"Description: {clean_text(description)}\n"
+    body, left_out, shown = _render_sections(sections, limit, links)
     text = header + "\n" + body
     if left_out:
         text += (

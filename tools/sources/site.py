@@ -101,6 +101,8 @@ class Site:
     # Sphinx: where each label, document and described object is (cross-references become
     # links). Site-wide like `nav`, and like it no part of the index's identity (not in repr).
     xrefs: XrefTargets | None = field(default=None, repr=False, compare=False)
+    # Sphinx with myst-parser / myst-nb: Markdown pages are MyST (tools/sources/myst.py).
+    myst: bool = False
 
     # -- which reader, which files -------------------------------------------------------------
 
@@ -108,6 +110,8 @@ class Site:
         """The name of the reader for this file on this site (tools/sources/readers.py), or None."""
         lower = rel.lower()
         if lower.endswith(MARKDOWN_SUFFIXES):
+            if self.myst and lower.endswith((".md", ".markdown")):
+                return "myst"
             return "mkdocs" if self.generator == "mkdocs" else "markdown"
         if lower.endswith(RST_SUFFIXES):
             return "rst"

@@ -50,6 +50,15 @@ class SphinxConfig:
     crossref_types: frozenset[str] = frozenset()
     object_types: frozenset[str] = frozenset()
     substitutions: Mapping[str, str] = field(default_factory=dict)
+    # The literal `myst_*` settings (tools/sources/myst.py reads them).
+    myst: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def reads_myst(self) -> bool:
+        """Whether `.md` pages are MyST (myst-parser or myst-nb is an extension)."""
+        from tools.sources.myst import enables_myst
+
+        return enables_myst(self.extensions)
 
     def rst_options(self, root: Path) -> RstOptions:
         """What the reStructuredText reader needs from this configuration."""
@@ -130,6 +139,11 @@ def read_conf(path: Path) -> SphinxConfig:
     substitutions = {
         k: values[k] for k in ("version", "release", "today") if isinstance(values.get(k), str)
     }
+    extensions = _strings(values.get("extensions"))
+    from tools.sources.myst import enables_myst
+
+    if enables_myst(extensions) and ".md" not in suffixes:
+        suffixes = (*suffixes, ".md")  # myst-parser's setup adds `.md` to `source_suffix`
     return SphinxConfig(
         root_doc=str(values.get("root_doc") or values.get("master_doc") or "index"),
         html_baseurl=str(values.get("html_baseurl") or ""),
@@ -143,10 +157,11 @@ def read_conf(path: Path) -> SphinxConfig:
         add_function_parentheses=values.get("add_function_parentheses", True) is not False,
         default_role=str(values.get("default_role") or ""),
         highlight_language=str(values.get("highlight_language") or ""),
-        extensions=_strings(values.get("extensions")),
+        extensions=extensions,
         crossref_types=frozenset(crossref),
         object_types=frozenset(objects),
         substitutions=substitutions,
+        myst={k: v for k, v in values.items() if k.startswith("myst_")},
     )
 
 
@@ -219,8 +234,18 @@ def toctree_blocks(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=32)
+def _cached_site(root: str, mtime: float) -> SphinxSite:
+    return SphinxSite(Path(root))
+
+
 def _cached_options(root: str, mtime: float) -> RstOptions:
-    return SphinxSite(Path(root)).options
+    return _cached_site(root, mtime).options
+
+
+def sphinx_config(root: Path) -> SphinxConfig:
+    """The conf.py settings of a Sphinx folder, read once (until conf.py changes)."""
+    conf = root / "conf.py"
+    return _cached_site(str(root), conf.stat().st_mtime if conf.is_file() else 0.0).config
 
 
 def sphinx_options(root: Path) -> RstOptions:
@@ -268,6 +293,10 @@ class SphinxSite:
                 return rel_path[: -len(suffix)]
         return rel_path.rsplit(".", 1)[0]
 
+    def is_myst(self, rel_path: str) -> bool:
+        """Whether the file is MyST Markdown (a Markdown page of a project that enables MyST)."""
+        return self.config.reads_myst and rel_path.lower().endswith((".md", ".markdown"))
+
     def is_rst(self, rel_path: str) -> bool:
         """Whether the file is reStructuredText (a Sphinx site may also hold MyST Markdown)."""
         return rel_path.endswith(self.config.rst_suffixes)
@@ -303,6 +332,10 @@ class SphinxSite:
         if text is None:
             text = path.read_text(encoding="utf-8", errors="replace")
         options = replace(self.options, xrefs=self.xrefs)
+        if self.is_myst(rel_path):
+            from tools.sources.myst import myst_config, parse_myst
+
+            return parse_myst(rel_path, text, options, myst_config(self.config.myst), path)
         return parse_rst(rel_path, text, options, source_path=path)
 
     def navigation(self, pages: Mapping[str, Page]) -> Navigation:
@@ -362,11 +395,14 @@ class SphinxSite:
         Neither needs a full parse: the toctree directives are parsed on their own, the
         targets are read from their lines (`tools.sources.sphinx_xrefs`).
         """
+        from tools.sources.myst import myst_toctree_blocks, scan_myst_page
+
         pages: dict[str, Page] = {}
         targets: list[PageTargets] = []
         for rel in self.source_files():
             text = (self.root / rel).read_text(encoding="utf-8", errors="replace")
-            blocks = toctree_blocks(text)
+            myst = self.is_myst(rel)
+            blocks = myst_toctree_blocks(text) if myst else toctree_blocks(text)
             toctrees = (
                 parse_rst(rel, "\n\n".join(blocks), self.options).meta.get("toctrees", [])
                 if blocks
@@ -376,7 +412,10 @@ class SphinxSite:
             # A Markdown (MyST) page is a `:doc:` target too; its own links are Markdown already.
             rst = self.is_rst(rel)
             doc = self.docname(rel)
-            targets.append(scan_page(doc, text, self.options) if rst else PageTargets(doc))
+            if myst:
+                targets.append(scan_myst_page(doc, text))
+            else:
+                targets.append(scan_page(doc, text, self.options) if rst else PageTargets(doc))
         return self.navigation(pages), merge_targets(targets, self.config.html_file_suffix)
 
     @cached_property
@@ -408,4 +447,9 @@ def read_sphinx_page(rel: str, text: str, root: Path, xrefs: XrefTargets | None 
     options = sphinx_options(root)
     if xrefs is not None:
         options = replace(options, xrefs=xrefs)
+    config = sphinx_config(root)
+    if config.reads_myst and rel.lower().endswith((".md", ".markdown")):
+        from tools.sources.myst import myst_config, parse_myst
+
+        return parse_myst(rel, text, options, myst_config(config.myst), root / rel)
     return parse_rst(rel, text, options, source_path=root / rel)

@@ -107,6 +107,25 @@ def test_links_to_pages_of_other_formats_and_built_pages_name_the_page() -> None
     }
 
 
+def test_a_link_to_a_folders_index_page_names_the_folder(tmp_path: Path, index_dir: Path) -> None:
+    """`how-to/index.rst` is keyed by its folder (as every page key drops `index`): a link to it,
+    written with or without the file name, lifts that page and no other `index` page."""
+    page = parse_markdown("a.md", "[guides](how-to/index.html), [home](index.md), [g](how-to/)")
+    # The site's root page has no path words to match: a link to it names no page.
+    assert links(page, "a.md") == {"how-to": "guides\ng"}
+    pages = {
+        "index.md": "# Home\n\nWelcome.\n",
+        "how-to/index.md": "# How-to guides\n\nGuides.\n",
+        "a.md": "# A\n\nSee [the guides](how-to/index.md).\n",
+        "b.md": "# B\n\nSee [the guides](how-to/index.md).\n",
+    }
+    write(tmp_path / "docs", pages)
+    c = FolderCorpus(tmp_path / "docs", "docs", index_dir, UrlRule())
+    c.sync()
+    priors = c.index.priors()
+    assert priors["how-to/index.md"] > 0 and priors["index.md"] == 0
+
+
 def test_linked_page_is_found_by_the_words_others_link_to_it_with(
     tmp_path: Path, index_dir: Path
 ) -> None:
