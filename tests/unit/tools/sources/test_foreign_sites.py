@@ -10,25 +10,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from tests.unit.tools.sources.folder_corpus import doc, synced
 from tests.unit.tools.sources.markup import leftovers
 from tools.search import Document
-from tools.sources.corpus import FolderCorpus, UrlRule
 from tools.sources.mdx import parse_markdown
 from tools.sources.profiles import detect_site
 
 FOREIGN = Path(__file__).resolve().parents[3] / "fixtures" / "foreign"
-
-
-def synced(root: Path, index_dir: Path) -> FolderCorpus:
-    corpus = FolderCorpus(root, "docs", index_dir, UrlRule())
-    corpus.sync(workers=1)
-    return corpus
-
-
-def doc(corpus: FolderCorpus, key: str) -> Document:
-    found = corpus.get(key)
-    assert found is not None, key
-    return found
 
 
 def section_text(page: Document, anchor: str) -> str:

@@ -6,25 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.unit.tools.sources.folder_corpus import doc, synced
 from tests.unit.tools.sources.markup import leftovers
-from tools.search import Document
 from tools.sources.corpus import FolderCorpus, UrlRule
 from tools.sources.profiles import SiteOptions, detect_site
 from tools.sources.release_notes import RELEASE_NOTES
 
 SITES = Path(__file__).resolve().parents[3] / "fixtures" / "sites"
-
-
-def synced(root: Path, index_dir: Path, rule: UrlRule | None = None) -> FolderCorpus:
-    corpus = FolderCorpus(root, "docs", index_dir, rule or UrlRule())
-    corpus.sync(workers=1)
-    return corpus
-
-
-def doc(corpus: FolderCorpus, key: str) -> Document:
-    found = corpus.get(key)
-    assert found is not None, key
-    return found
 
 
 def test_mkdocs_urls_titles_anchors_and_which_files_are_pages(index_dir: Path) -> None:
