@@ -136,14 +136,47 @@ _OBJECT_OPENERS = frozenset(
 )
 
 
+# What only follows a verb at a heading's start: an article, a possessive or object pronoun.
+# "Declare it as a parameter", "Create the app": whatever the first word, it is the verb.
+_OBJECTS = frozenset("the a an your my our their this these those it its them".split())
+# Words that open a heading and are no verb although an article may follow ("With the client").
+_NO_VERB = frozenset(
+    "about above across after against along among around as at before behind below beneath "
+    "beside between beyond by during for from in inside into near of off on onto out outside "
+    "over past since through throughout to toward towards under until up upon via with within "
+    "without all both each either neither every some any many much more most few such what "
+    "which whose whom who why when where how whether if unless because although though while "
+    "and or but nor so yet not only also just even then there here is are was were be been "
+    "do does did has have had can could may might must shall should will would".split()
+)
+
+
 def _is_action(words: list[str]) -> bool:
-    """Whether a heading opens with a verb: "Install the client", "Using validators", "Set up"."""
+    """Whether a heading opens with a verb: "Install the client", "Using validators", "Set up".
+
+    A listed verb reads as one unless it is as often a noun and nothing after it says it is a
+    verb: an article, a pronoun, code, a particle or a possessive name ("Import Pydantic's
+    `BaseModel`"). Any other plain word reads as a verb when an article or an object pronoun
+    follows it, which only a verb's object does at a heading's start.
+    """
     first = words[0].lower()
+    second = words[1].lower() if len(words) > 1 else ""
     if first not in _VERB_FORMS:
-        return False
+        return (
+            second in _OBJECTS
+            and first.isalpha()
+            and first not in _NO_VERB
+            and not first.endswith(("ing", "s"))  # "Declaring the…", "Fields the…": not bare verbs
+            and words[0][1:].islower()  # "OAuth the…", "API a…": names, not verbs
+        )
     if first not in _NOUN_TOO or first.endswith("ing") and first != _VERB_FORMS[first]:
         return True
-    return len(words) == 1 or words[1].lower() in _OBJECT_OPENERS or words[1].startswith("`")
+    return (
+        len(words) == 1
+        or second in _OBJECT_OPENERS
+        or words[1].startswith("`")
+        or second.endswith(("'s", "’s"))
+    )
 
 
 def _sentence_case(topic: str) -> str:
@@ -180,7 +213,7 @@ def follow_up_question(topic: str, page: str, lang: str) -> str:
     first = words[0].lower()
     if _is_action(words):
         rest = " ".join(words[1:])
-        return f"How do I {_VERB_FORMS[first]}{' ' + rest if rest else ''}?"
+        return f"How do I {_VERB_FORMS.get(first, first)}{' ' + rest if rest else ''}?"
     if topic.lower() in _PAGE_BOUND or len(words) == 1 and page and page.lower() != topic.lower():
         on = f" in {page}" if page and page.lower() != topic.lower() else ""
         return f"What should I know about {_sentence_case(topic)}{on}?"

@@ -228,6 +228,9 @@ def test_offline_suggestions_are_questions_about_the_cited_headings_in_users_lan
             "What are `model_dump` options?",
         ),
         ('!!! note "Why use it?"', "", "Why use it?"),
+        ("Import Pydantic's `BaseModel`", "Models", "How do I import Pydantic's `BaseModel`?"),
+        ("Declare it as a parameter", "Body", "How do I declare it as a parameter?"),
+        ("Wrap the handler", "", "How do I wrap the handler?"),
     ],
 )
 def test_offline_follow_ups_read_as_the_next_question_a_user_asks(
@@ -236,6 +239,16 @@ def test_offline_follow_ups_read_as_the_next_question_a_user_asks(
     from graphs.offline.suggestions import follow_up_question
 
     assert follow_up_question(topic, page, "en") == question
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["With the client", "Fields the model keeps", "Declaring the schema", "OAuth the app"],
+)
+def test_a_word_before_an_article_is_no_verb_when_it_cannot_be_one(heading: str) -> None:
+    from graphs.offline.suggestions import _is_action
+
+    assert not _is_action(heading.split())
 
 
 def test_model_suggestions_keep_what_is_no_markup() -> None:
