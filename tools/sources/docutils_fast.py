@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import docutils
 from docutils import statemachine, utils
 from docutils.parsers.rst import states, tableparser
 
@@ -201,11 +202,19 @@ def runtime_init(self: statemachine.StateMachine) -> None:
 _RST_RUNTIME_INIT = states.RSTState.runtime_init
 
 
-def install() -> None:
+# The docutils releases whose code these speed-ups were read against and tested with (the
+# list machines and `unlink` are internals): another release parses with docutils' own code.
+CHECKED_RELEASES = ((0, 23),)
+
+
+def install() -> bool:
     """Put the shortcuts where docutils looks them up (its modules import some by name).
 
-    Idempotent; the originals stay in `ORIGINAL`.
+    Idempotent; the originals stay in `ORIGINAL`. False (nothing changed) under a docutils
+    release the speed-ups were not checked against: slower, never different.
     """
+    if tuple(docutils.__version_info__[:2]) not in CHECKED_RELEASES:
+        return False
     utils.column_indices = column_indices  # statemachine calls it as `utils.column_indices`
     utils.column_width = column_width
     utils.strip_combining_chars = strip_combining_chars
@@ -217,3 +226,4 @@ def install() -> None:
     states.RSTState.nested_list_parse = nested_list_parse
     if statemachine.StateWS.runtime_init is statemachine.State.runtime_init:
         statemachine.StateMachine.runtime_init = runtime_init
+    return True

@@ -46,6 +46,21 @@ def test_the_reader_installs_the_shortcuts() -> None:
     assert statemachine.StateMachine.runtime_init is docutils_fast.runtime_init
 
 
+def test_a_docutils_release_not_checked_keeps_docutils_own_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import docutils
+
+    monkeypatch.setattr(docutils, "__version_info__", (0, 99, 0, "final", 0, True))
+    monkeypatch.setattr(utils, "column_indices", docutils_fast.ORIGINAL["column_indices"])
+    monkeypatch.setattr(
+        states.RSTState, "nested_list_parse", docutils_fast.ORIGINAL["nested_list_parse"]
+    )
+    assert docutils_fast.install() is False
+    assert utils.column_indices is docutils_fast.ORIGINAL["column_indices"]
+    assert states.RSTState.nested_list_parse is docutils_fast.ORIGINAL["nested_list_parse"]
+
+
 @pytest.mark.parametrize("text", SAMPLES)
 def test_width_helpers_answer_as_docutils_does(text: str) -> None:
     original = docutils_fast.ORIGINAL
