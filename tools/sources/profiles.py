@@ -29,6 +29,8 @@ from tools.sources.site import NUMBER_PREFIX_RE, PART_FOLDERS, Site
 log = logging.getLogger(__name__)
 
 GENERATORS = ("mkdocs", "sphinx", "docusaurus", "mintlify", "html", "markdown")
+# MkDocs plugins that build `.ipynb` files as pages (tools/sources/notebook.py reads them).
+NOTEBOOK_PLUGINS = ("mkdocs-jupyter", "mknotebooks")
 
 
 @dataclass(frozen=True)
@@ -368,6 +370,7 @@ def mkdocs_site(root: Path, config_path: Path | None) -> Site:
     # MkDocs never builds dot files, and treats a `templates` folder as theme files.
     not_pages.extend([".*", "templates/**"])
     includes, include_base = _include_extensions(config, project)
+    notebooks = any(_listed_config(config, "plugins", p) is not None for p in NOTEBOOK_PLUGINS)
     return Site(
         generator="mkdocs",
         base_url=str(config.get("site_url") or ""),
@@ -384,6 +387,7 @@ def mkdocs_site(root: Path, config_path: Path | None) -> Site:
         includes=includes,
         include_base=include_base,
         config=str(config_path or ""),
+        notebooks=notebooks,
     )
 
 
@@ -555,6 +559,7 @@ def sphinx_site(root: Path, config_path: Path | None) -> Site:
         config=str(config_path or ""),
         xrefs=xrefs,
         myst=conf.reads_myst,
+        notebooks=conf.reads_notebooks,
     )
 
 

@@ -93,12 +93,36 @@ def read_html(rel: str, text: str, site: Site, root: Path, language: str) -> Pag
     return read_html_page(rel, text, root, site.base_url)
 
 
+def read_notebook(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
+    """A Jupyter notebook, as its site shows it: its Markdown, read by the site's Markdown reader.
+
+    Sphinx (nbsphinx, myst-nb) reads the cells as MyST; MkDocs (mkdocs-jupyter) renders them
+    with nbconvert, whose heading ids keep the heading's text (`jupyter` slug rule). The
+    notebook's JSON is cleaned of invisible characters only (`clean_text`); its Markdown is
+    cleaned here, as any Markdown page's is, before the reader sees it.
+    """
+    from tools.sources.notebook import notebook_markdown
+
+    notebook = notebook_markdown(text)
+    inner = "myst" if site.generator == "sphinx" else "markdown"
+    markdown = clean_text(inner, notebook.text)
+    if site.generator == "sphinx":
+        page = read_rst(rel, markdown, site, root, notebook.language)
+    else:
+        slug = "jupyter" if site.generator == "mkdocs" else site.slug
+        page = parse_markdown(rel, markdown, notebook.language, slug, lambda _spec: None)
+    if notebook.problem:
+        page.meta.setdefault("warnings", []).append(notebook.problem)
+    return page
+
+
 READERS: dict[str, ReaderFn] = {
     "markdown": read_markdown,
     "mkdocs": read_mkdocs,
     "rst": read_rst,
     "myst": read_myst,
     "html": read_html,
+    "notebook": read_notebook,
 }
 
 
@@ -119,7 +143,9 @@ def clean_text(reader: str, text: str) -> str:
     invisible characters); HTML its HTML mode; reStructuredText, whose comments and raw blocks
     docutils itself keeps out of the text, only the invisible characters.
     """
-    if reader in ("rst", "myst"):  # MyST: hidden text dropped once its footnotes are read
+    if (
+        reader in ("rst", "myst", "notebook")
+    ):  # a notebook's Markdown: `read_notebook`; MyST: hidden text dropped once its footnotes are read
         return strip_invisible(text)
     return strip_hidden(text, html=reader == "html")
 

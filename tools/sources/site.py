@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 RST_SUFFIXES = (".rst", ".rest")
 HTML_SUFFIXES = (".html", ".htm")
+NOTEBOOK_SUFFIXES = (".ipynb",)
 # Files of these suffixes are documentation markup: found with no reader to take them, they are
 # reported (a docs folder in a format this package does not read must not pass silently).
 # `.html` is left out outside a built-HTML site: every generator keeps templates and theme
@@ -103,6 +104,8 @@ class Site:
     xrefs: XrefTargets | None = field(default=None, repr=False, compare=False)
     # Sphinx with myst-parser / myst-nb: Markdown pages are MyST (tools/sources/myst.py).
     myst: bool = False
+    # Notebooks are pages (Sphinx: nbsphinx, myst-nb; MkDocs: mkdocs-jupyter, mknotebooks).
+    notebooks: bool = False
 
     # -- which reader, which files -------------------------------------------------------------
 
@@ -117,6 +120,8 @@ class Site:
             return "rst"
         if lower.endswith(HTML_SUFFIXES) and self.generator == "html":
             return "html"
+        if lower.endswith(NOTEBOOK_SUFFIXES) and self.notebooks:
+            return "notebook"
         return None
 
     def is_page(self, rel: str) -> bool:
@@ -218,7 +223,7 @@ class Site:
 def _strip_suffix(path: str) -> str:
     """A file's path without its markup extension."""
     lower = path.lower()
-    for suffix in (*MARKDOWN_SUFFIXES, *RST_SUFFIXES, *HTML_SUFFIXES):
+    for suffix in (*MARKDOWN_SUFFIXES, *RST_SUFFIXES, *HTML_SUFFIXES, *NOTEBOOK_SUFFIXES):
         if lower.endswith(suffix):
             return path[: -len(suffix)]
     return path

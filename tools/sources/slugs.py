@@ -51,12 +51,18 @@ def docutils_id(heading: str) -> str:
     return re.sub(r"^[-0-9]+|-+$", "", value)
 
 
+def jupyter(heading: str) -> str:
+    """The anchors of nbconvert and JupyterLab (mkdocs-jupyter pages): each space becomes `-`."""
+    return heading.strip().replace(" ", "-")
+
+
 SLUG_RULES: dict[str, SlugRule] = {
     "mintlify": mintlify,
     "python-markdown": python_markdown,
     "python-markdown-unicode": python_markdown_unicode,
     "github": github,
     "docutils": docutils_id,
+    "jupyter": jupyter,
 }
 # How each rule marks the n-th repeat of an id on one page (the first keeps the bare id).
 _REPEAT_FORMATS = {

@@ -25,7 +25,10 @@ from tools.sources.sphinx_xrefs import PageTargets, XrefTargets, merge_targets, 
 
 log = logging.getLogger(__name__)
 
-SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", ".tox"}
+# Jupyter's autosave copies are never pages (nbsphinx excludes them too).
+SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", ".tox", ".ipynb_checkpoints"}
+# Sphinx extensions that make `.ipynb` files pages (tools/sources/notebook.py reads them).
+NOTEBOOK_EXTENSIONS = ("nbsphinx", "myst_nb")
 # Sphinx adds these to every project's exclusions (sphinx/project.py, EXCLUDE_PATHS).
 _ALWAYS_EXCLUDED = ("**/_sources", ".#*", "**/.#*", "*.lproj/**")
 
@@ -59,6 +62,11 @@ class SphinxConfig:
         from tools.sources.myst import enables_myst
 
         return enables_myst(self.extensions)
+
+    @property
+    def reads_notebooks(self) -> bool:
+        """Whether `.ipynb` files are pages (nbsphinx or myst-nb is an extension)."""
+        return any(e in NOTEBOOK_EXTENSIONS for e in self.extensions)
 
     def rst_options(self, root: Path) -> RstOptions:
         """What the reStructuredText reader needs from this configuration."""
@@ -144,6 +152,8 @@ def read_conf(path: Path) -> SphinxConfig:
 
     if enables_myst(extensions) and ".md" not in suffixes:
         suffixes = (*suffixes, ".md")  # myst-parser's setup adds `.md` to `source_suffix`
+    if any(e in NOTEBOOK_EXTENSIONS for e in extensions) and ".ipynb" not in suffixes:
+        suffixes = (*suffixes, ".ipynb")  # as nbsphinx's and myst-nb's setup do
     return SphinxConfig(
         root_doc=str(values.get("root_doc") or values.get("master_doc") or "index"),
         html_baseurl=str(values.get("html_baseurl") or ""),
@@ -294,8 +304,11 @@ class SphinxSite:
         return rel_path.rsplit(".", 1)[0]
 
     def is_myst(self, rel_path: str) -> bool:
-        """Whether the file is MyST Markdown (a Markdown page of a project that enables MyST)."""
-        return self.config.reads_myst and rel_path.lower().endswith((".md", ".markdown"))
+        """Whether the file is read as MyST: a Markdown page of a project that enables MyST, or a notebook."""
+        lower = rel_path.lower()
+        if lower.endswith(".ipynb"):
+            return self.config.reads_notebooks
+        return self.config.reads_myst and lower.endswith((".md", ".markdown"))
 
     def is_rst(self, rel_path: str) -> bool:
         """Whether the file is reStructuredText (a Sphinx site may also hold MyST Markdown)."""
@@ -396,11 +409,14 @@ class SphinxSite:
         targets are read from their lines (`tools.sources.sphinx_xrefs`).
         """
         from tools.sources.myst import myst_toctree_blocks, scan_myst_page
+        from tools.sources.notebook import notebook_markdown
 
         pages: dict[str, Page] = {}
         targets: list[PageTargets] = []
         for rel in self.source_files():
             text = (self.root / rel).read_text(encoding="utf-8", errors="replace")
+            if rel.lower().endswith(".ipynb"):
+                text = notebook_markdown(text).text
             myst = self.is_myst(rel)
             blocks = myst_toctree_blocks(text) if myst else toctree_blocks(text)
             toctrees = (
@@ -448,7 +464,9 @@ def read_sphinx_page(rel: str, text: str, root: Path, xrefs: XrefTargets | None 
     if xrefs is not None:
         options = replace(options, xrefs=xrefs)
     config = sphinx_config(root)
-    if config.reads_myst and rel.lower().endswith((".md", ".markdown")):
+    lower = rel.lower()
+    # A notebook comes here as its Markdown (tools/sources/readers.py `read_notebook`).
+    if lower.endswith(".ipynb") or (config.reads_myst and lower.endswith((".md", ".markdown"))):
         from tools.sources.myst import myst_config, parse_myst
 
         return parse_myst(rel, text, options, myst_config(config.myst), root / rel)
