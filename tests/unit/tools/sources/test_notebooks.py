@@ -128,6 +128,7 @@ def test_without_a_notebook_extension_sphinx_builds_no_notebook_page(tmp_path: P
     assert site.reader_for("tutorial.ipynb") is None
     corpus = synced(root, tmp_path / "index")
     assert corpus.get("tutorial.ipynb") is None
+    assert corpus.last_report is not None and corpus.last_report.unread == {".ipynb": 2}
 
 
 def test_mkdocs_jupyter_pages_have_directory_urls_nav_titles_and_jupyter_anchors(
