@@ -24,6 +24,11 @@ from typing import Any
 OUTPUT_CHARS = 2_000
 # Terminal colour codes in tracebacks and logs.
 _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# Cell tags with which myst-nb, Jupyter Book and nbconvert's TagRemovePreprocessor leave a
+# cell, its input or its outputs off the page.
+_REMOVE_CELL = frozenset({"remove-cell", "remove_cell"})
+_REMOVE_INPUT = frozenset({"remove-input", "remove_input"})
+_REMOVE_OUTPUT = frozenset({"remove-output", "remove_output"})
 # A line that would open or close a fence inside a code block: the fence is made longer.
 _FENCE_RE = re.compile(r"^\s*(`{3,})", re.M)
 
@@ -69,6 +74,24 @@ def _fenced(code: str, language: str) -> str:
     return f"{fence}{language}\n{code.rstrip()}\n{fence}"
 
 
+def _shown(cell: dict[str, Any]) -> tuple[bool, bool]:
+    """Whether the site shows the cell's source and its outputs.
+
+    Hidden text never reaches the index (as hidden HTML does not, tools/sources/hidden.py):
+    nbsphinx leaves out cells whose metadata says `"nbsphinx": "hidden"`, and myst-nb, Jupyter
+    Book and nbconvert the cells, inputs and outputs tagged `remove-cell` / `-input` / `-output`.
+    """
+    meta = cell.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
+    if meta.get("nbsphinx") == "hidden":
+        return False, False
+    raw_tags = meta.get("tags")
+    tags = {t for t in raw_tags if isinstance(t, str)} if isinstance(raw_tags, list) else set()
+    if tags & _REMOVE_CELL:
+        return False, False
+    return not tags & _REMOVE_INPUT, not tags & _REMOVE_OUTPUT
+
+
 def _language(notebook: dict[str, Any]) -> str:
     meta = notebook.get("metadata")
     meta = meta if isinstance(meta, dict) else {}
@@ -99,7 +122,8 @@ def _cells(notebook: dict[str, Any]) -> list[dict[str, Any]]:
 def notebook_markdown(text: str) -> Notebook:
     """The notebook's Markdown: Markdown cells as they are, code cells fenced, outputs as text.
 
-    Raw cells are left out (they are for other converters: LaTeX, reStructuredText). A file
+    Raw cells are left out (they are for other converters: LaTeX, reStructuredText), and so
+    are the cells and parts of cells the site hides (`_shown`). A file
     that is not a notebook gives no text and says why in `problem`; it never raises.
     """
     try:
@@ -111,7 +135,9 @@ def notebook_markdown(text: str) -> Notebook:
     language = _language(notebook)
     parts: list[str] = []
     for cell in _cells(notebook):
-        kind, source = cell.get("cell_type"), _source(cell).strip("\n")
+        show_source, show_outputs = _shown(cell)
+        kind = cell.get("cell_type")
+        source = _source(cell).strip("\n") if show_source else ""
         if kind in ("markdown", "heading"):
             if kind == "heading":  # nbformat 3 heading cells
                 level = cell.get("level")
@@ -122,7 +148,7 @@ def notebook_markdown(text: str) -> Notebook:
         elif kind == "code":
             if source.strip():
                 parts.append(_fenced(source, language))
-            outputs = cell.get("outputs")
+            outputs = cell.get("outputs") if show_outputs else None
             for output in outputs if isinstance(outputs, list) else []:
                 shown = _output_text(output) if isinstance(output, dict) else ""
                 if shown.strip():

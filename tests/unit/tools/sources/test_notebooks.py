@@ -82,6 +82,31 @@ def test_other_kernels_nbformat_3_long_outputs_and_fences_inside_code() -> None:
     assert notebook_markdown(fenced).text.startswith("````python\n")
 
 
+def test_cells_the_site_hides_are_not_read() -> None:
+    def tagged(source: str, *tags: str) -> dict[str, Any]:
+        cell = code(source, {"output_type": "stream", "text": f"out of {source}"})
+        cell["metadata"] = {"tags": list(tags)}
+        return cell
+
+    hidden_md = md("Setup notes nobody sees.")
+    hidden_md["metadata"] = {"nbsphinx": "hidden"}
+    text = notebook_markdown(
+        notebook(
+            [
+                hidden_md,
+                tagged("secret_setup()", "remove-cell"),
+                tagged("quiet()", "remove-input"),
+                tagged("loud()", "remove_output"),
+                tagged("plain()", "hide-input"),  # collapsed on the page, still shown
+            ]
+        )
+    ).text
+    for gone in ("nobody sees", "secret_setup", "```python\nquiet()", "out of loud()"):
+        assert gone not in text
+    for kept in ("out of quiet()", "```python\nloud()", "```python\nplain()", "out of plain()"):
+        assert kept in text
+
+
 @pytest.mark.parametrize("text", ["{not json", "[1, 2]", '{"cells": "nope"}', ""])
 def test_a_broken_notebook_reads_as_nothing_and_says_why(text: str) -> None:
     read = notebook_markdown(text)
