@@ -29,12 +29,13 @@ from tools.search.workers import Task, analysed
 from tools.sources.mdx import Section
 from tools.text import index_terms
 
+# 40: pages read anew (Sphinx includes from the repository holding the docs, notebooks).
 # 39: pages read anew (Sphinx cross-references as links, MyST pages, inline HTML as text,
 # MkDocs include extensions, links to a folder's index page). 38: sections scored by tantivy
 # (tools/search/lexical.py): no postings table, a generation row. 37: pages read by their
 # site's profile (MkDocs, Sphinx, Docusaurus, built HTML: the site's URLs and anchors, extra
 # section ids, clean text). 36: the hardening branch's hidden-text change.
-SCHEMA_VERSION = 39
+SCHEMA_VERSION = 40
 # Searches read the file through a memory map (a quarter faster than read calls); syncs and the
 # one full scan that loads the scorer's arrays do not, so they do not map, and count as
 # resident, the whole file.

@@ -39,7 +39,7 @@ from mdit_py_plugins.myst_blocks import myst_block_plugin
 from tools.sources.hidden import strip_hidden
 from tools.sources.mdx import Page, parse_markdown
 from tools.sources.rst import _ADMONITION_LABELS, _Renderer, parse_rst
-from tools.sources.rst_sphinx import _VERSION_LABELS, RstOptions
+from tools.sources.rst_sphinx import _VERSION_LABELS, RstOptions, include_root
 from tools.sources.slugs import docutils_id
 from tools.sources.sphinx_xrefs import Label, PageTargets, XrefTargets
 
@@ -370,15 +370,15 @@ class _Converter:
         return arg.endswith((".rst", ".rest"))
 
     def include(self, arg: str, depth: int) -> str:
-        """`{include}` of a Markdown file: its text read as MyST here (confined to the docs root)."""
-        root = self.options.root
-        if root is None or self.source_path is None or not arg:
+        """`{include}` of a Markdown file: its text read as MyST here (confined to the repository)."""
+        root, allowed = self.options.root, include_root(self.options)
+        if root is None or allowed is None or self.source_path is None or not arg:
             return ""
         target = (root / arg.lstrip("/")) if arg.startswith("/") else self.source_path.parent / arg
         try:
             real = target.resolve()
-            if not real.is_relative_to(root.resolve()) or not real.is_file():
-                raise OSError("outside the docs folder or missing")
+            if not real.is_relative_to(allowed) or not real.is_file():
+                raise OSError("outside the repository or missing")
             text = real.read_text("utf-8", errors="replace")
         except OSError as exc:
             self.meta.setdefault("warnings", []).append(f"include {arg}: {exc}")

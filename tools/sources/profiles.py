@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from tools.sources.site import NUMBER_PREFIX_RE, PART_FOLDERS, Site
+from tools.sources.site import NUMBER_PREFIX_RE, PART_FOLDERS, Site, repository_root
 
 log = logging.getLogger(__name__)
 
@@ -279,18 +279,6 @@ def _listed_config(config: dict[str, Any], key: str, name: str) -> dict[str, Any
     return None
 
 
-def _repository_root(folder: Path) -> Path:
-    """The checkout holding a project (the nearest folder above it with `.git`), else the project.
-
-    Include extensions name files beside the docs (`../../src/example.py`): they may be read
-    from anywhere in the repository, never from outside it.
-    """
-    for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return folder
-
-
 def _include_extensions(config: dict[str, Any], project: Path) -> tuple[tuple[str, ...], str]:
     """The include extensions the site lists (`mdx_include`, `include_variants`) and their base folder.
 
@@ -383,7 +371,7 @@ def mkdocs_site(root: Path, config_path: Path | None) -> Site:
         not_pages=tuple(not_pages),
         snippet_dirs=snippet_dirs + (str(docs_dir),),
         project_root=str(project.resolve()),
-        files_root=str(_repository_root(project.resolve())),
+        files_root=str(repository_root(project.resolve())),
         includes=includes,
         include_base=include_base,
         config=str(config_path or ""),

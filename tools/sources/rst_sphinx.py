@@ -39,7 +39,9 @@ HTML_TAGS = frozenset({"html", "format_html", "builder_html"})
 class RstOptions:
     """What a Sphinx project's conf.py tells the reader (read with `ast`, never executed).
 
-    `root` confines `include`/`literalinclude` to the docs folder (None refuses them all);
+    `root` is the docs folder (a leading `/` in an include names it); `include` and
+    `literalinclude` read files inside `files_root` (the repository holding the docs; None:
+    `root` itself) and refuse the rest (both None: every include is refused);
     `crossref_types` are `app.add_crossref_type` names (a bare target `std-NAME-x`) and
     `object_types` are `app.add_object_type` names (a described object `NAME-x`);
     `prolog` / `epilog` are conf.py's `rst_prolog` / `rst_epilog`, read with every page;
@@ -53,6 +55,7 @@ class RstOptions:
     """
 
     root: Path | None = None
+    files_root: Path | None = None
     default_role: str = ""
     highlight_language: str = ""
     tags: frozenset[str] = HTML_TAGS
@@ -308,19 +311,26 @@ _EXTENSION_LANGUAGES = {
 }
 
 
+def include_root(options: RstOptions) -> Path | None:
+    """The folder included files must lie in (symlinks resolved); None refuses every include."""
+    folder = options.files_root or options.root
+    return folder.resolve() if folder is not None else None
+
+
 def confined_path(document: nodes.document, argument: str, source: str) -> Path | None:
-    """The file `argument` names, as Sphinx resolves it, or None when it leaves the docs folder.
+    """The file `argument` names, as Sphinx resolves it, or None when it leaves the repository.
 
     A leading `/` means the docs folder; anything else is relative to the including file. The
     result is checked after symlinks are resolved, so `../` or a link out cannot read other files.
     """
-    root = state_of(document).options.root
-    if root is None:
+    options = state_of(document).options
+    allowed = include_root(options)
+    if options.root is None or allowed is None:
         return None
-    root = root.resolve()
+    root = options.root.resolve()
     base = root if argument.startswith("/") else Path(source or root / "x").parent
     target = (base / argument.lstrip("/")).resolve()
-    return target if target.is_relative_to(root) else None
+    return target if target.is_relative_to(allowed) else None
 
 
 def _select_lines(text: str, spec: str) -> str:
@@ -363,7 +373,7 @@ def _python_object(text: str, name: str) -> str | None:
 
 
 class LiteralInclude(_SphinxDirective):
-    """`literalinclude`: a file of the docs folder shown as code (clipped like Sphinx does)."""
+    """`literalinclude`: a file of the repository shown as code (clipped like Sphinx does)."""
 
     required_arguments = 1
     optional_arguments = 0
@@ -375,7 +385,7 @@ class LiteralInclude(_SphinxDirective):
         source = self.state_machine.get_source(self.lineno)
         path = confined_path(document, argument, source)
         if path is None or not path.is_file():
-            why = "outside the docs folder" if path is None else "not found"
+            why = "outside the repository" if path is None else "not found"
             self.parse_state.warnings.append(f"literalinclude {argument}: {why}")
             return []
         text = path.read_text(encoding=self.options.get("encoding") or "utf-8", errors="replace")
@@ -425,7 +435,7 @@ class LiteralInclude(_SphinxDirective):
 
 
 class ConfinedInclude(Include):  # type: ignore[misc]
-    """docutils' `include`, refusing any file outside the docs folder (and other parsers)."""
+    """docutils' `include`, refusing any file outside the repository (and other parsers)."""
 
     @override
     def run(self) -> list[nodes.Node]:
@@ -436,14 +446,14 @@ class ConfinedInclude(Include):  # type: ignore[misc]
 
     @override
     def read_file(self, path: Any) -> str:
-        """The file, when it lies inside the docs folder (after links are resolved); else refused."""
+        """The file, when it lies inside the repository (after links are resolved); else refused."""
         document = self.state.document
-        root = state_of(document).options.root
-        if root is None or not Path(path).resolve().is_relative_to(root.resolve()):
+        allowed = include_root(state_of(document).options)
+        if allowed is None or not Path(path).resolve().is_relative_to(allowed):
             state_of(document).warnings.append(
-                f"include {self.arguments[0]}: outside the docs folder, not read"
+                f"include {self.arguments[0]}: outside the repository, not read"
             )
-            raise self.warning(f'"{self.arguments[0]}" is outside the docs folder')
+            raise self.warning(f'"{self.arguments[0]}" is outside the repository')
         return super().read_file(path)  # type: ignore[no-any-return]
 
 

@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -218,6 +219,19 @@ class Site:
             else:
                 doc = f"{folder}/{stem}" if folder else stem
         return "/".join(p for p in (route, doc) if p)
+
+
+def repository_root(folder: Path) -> Path:
+    """The checkout holding a project (the nearest folder above it with `.git`), else the project.
+
+    Include directives and extensions name files beside the docs (`../README.rst`,
+    `../../src/example.py`): they may be read from anywhere in the repository, never from
+    outside it. Without a checkout, only the project's own folder.
+    """
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return folder
 
 
 def _strip_suffix(path: str) -> str:

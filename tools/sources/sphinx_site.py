@@ -70,8 +70,11 @@ class SphinxConfig:
 
     def rst_options(self, root: Path) -> RstOptions:
         """What the reStructuredText reader needs from this configuration."""
+        from tools.sources.site import repository_root
+
         return RstOptions(
             root=root,
+            files_root=repository_root(root.resolve()),
             default_role=self.default_role,
             highlight_language=self.highlight_language,
             substitutions=dict(self.substitutions),

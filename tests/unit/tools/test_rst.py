@@ -9,6 +9,7 @@ includes confined to the docs folder.
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -402,18 +403,42 @@ def test_sphinx_ids_keep_case_dots_and_underscores() -> None:
     assert sphinx_make_id("pytest.approx") == "pytest.approx"
 
 
-def test_includes_are_resolved_inside_the_docs_folder_only() -> None:
-    page = SphinxSite(FIXTURE).parse("how-to/skipping.rst")
+def _fixture_in(tmp_path: Path, checkout: bool) -> Path:
+    """The fixture site as `repo/docs`, `repo` a git checkout or a plain folder."""
+    docs = tmp_path / "repo" / "docs"
+    shutil.copytree(FIXTURE, docs)
+    (tmp_path / "repo" / "outside.rst").write_text("Beside the docs, in the repository.\n")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'never read'\n")
+    if checkout:
+        (tmp_path / "repo" / ".git").mkdir()
+    return docs
+
+
+def test_includes_are_resolved_inside_the_docs_folder_without_a_checkout(tmp_path: Path) -> None:
+    page = SphinxSite(_fixture_in(tmp_path, checkout=False)).parse("how-to/skipping.rst")
     text = "\n".join(s.text for s in page.sections)
     assert "Text from an included fragment, with a `literal`." in text
     assert (
         '```python\ndef pytest_addoption(parser):\n    parser.addoption("--cmdopt"' in text
     )  # literalinclude :pyobject:, language from the file
-    assert "must never be read" not in text
+    assert "Beside the docs" not in text
     assert "[project]" not in text  # ../../../../pyproject.toml escapes the docs folder
     assert page.meta["includes"] == ["_include/snippet.rst"]
     assert len(page.meta["warnings"]) == 2
-    assert all("outside the docs folder" in w for w in page.meta["warnings"])
+    assert all("outside the repository" in w for w in page.meta["warnings"])
+
+
+def test_includes_may_come_from_the_repository_holding_the_docs_never_beyond(
+    tmp_path: Path,
+) -> None:
+    # As a project's index includes `../README.rst`: the built site shows that file's text.
+    page = SphinxSite(_fixture_in(tmp_path, checkout=True)).parse("how-to/skipping.rst")
+    text = "\n".join(s.text for s in page.sections)
+    assert "Beside the docs, in the repository." in text
+    assert "never read" not in text  # above the checkout
+    assert [w for w in page.meta["warnings"]] == [
+        "literalinclude ../../../../pyproject.toml: outside the repository"
+    ]
 
 
 def test_literalinclude_clips_like_sphinx(tmp_path: Path) -> None:

@@ -61,7 +61,7 @@ def test_every_page_parses_cleanly(parsed: dict[str, Page]) -> None:
     plain = [rel for rel, page in parsed.items() if page.meta.get("plain")]
     assert not plain
     untitled = [rel for rel, page in parsed.items() if not page.sections or not page.title]
-    # `contributing.rst` only includes a file outside the docs folder (refused): empty.
+    # `contributing.rst` only includes a file outside the docs folder, and the corpus is no checkout (refused): empty.
     assert untitled == ["contributing.rst"]
     assert parsed["contributing.rst"].meta["warnings"]
     dirty = {rel: found[:3] for rel, page in parsed.items() if (found := leftovers(page))}
