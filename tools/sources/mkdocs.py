@@ -34,6 +34,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tools.sources.mdx import Page, Section, parse_markdown, split_frontmatter
+from tools.sources.site import may_include
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +140,7 @@ class SnippetFiles:
     def _read(self, path: Path) -> str | None:
         try:
             real = path.resolve()
-            if self.confine is not None and not real.is_relative_to(self.confine):
+            if self.confine is not None and not may_include(real, self.confine):
                 return None
             if real.is_file() and real.stat().st_size <= MAX_SNIPPET_BYTES:
                 return real.read_text("utf-8", errors="replace")
@@ -158,7 +159,7 @@ class SnippetFiles:
         for path in candidates:
             try:
                 real = path.resolve()
-                if self.confine is not None and not real.is_relative_to(self.confine):
+                if self.confine is not None and not may_include(real, self.confine):
                     continue
                 if real.is_file() and real.stat().st_size <= MAX_SNIPPET_BYTES:
                     return real.read_text("utf-8", errors="replace")

@@ -39,7 +39,8 @@ from mdit_py_plugins.myst_blocks import myst_block_plugin
 from tools.sources.hidden import strip_hidden
 from tools.sources.mdx import Page, parse_markdown
 from tools.sources.rst import _ADMONITION_LABELS, _Renderer, parse_rst
-from tools.sources.rst_sphinx import _VERSION_LABELS, RstOptions, include_root
+from tools.sources.rst_sphinx import _VERSION_LABELS, REFUSED_INCLUDE, RstOptions, include_root
+from tools.sources.site import may_include
 from tools.sources.slugs import docutils_id
 from tools.sources.sphinx_xrefs import Label, PageTargets, XrefTargets
 
@@ -377,8 +378,8 @@ class _Converter:
         target = (root / arg.lstrip("/")) if arg.startswith("/") else self.source_path.parent / arg
         try:
             real = target.resolve()
-            if not real.is_relative_to(allowed) or not real.is_file():
-                raise OSError("outside the repository or missing")
+            if not may_include(real, allowed) or not real.is_file():
+                raise OSError(f"missing, or {REFUSED_INCLUDE}")
             text = real.read_text("utf-8", errors="replace")
         except OSError as exc:
             self.meta.setdefault("warnings", []).append(f"include {arg}: {exc}")

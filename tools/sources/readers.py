@@ -15,7 +15,7 @@ from pathlib import Path
 from tools.sources.hidden import strip_hidden, strip_invisible
 from tools.sources.mdx import Page, parse_markdown
 from tools.sources.mkdocs import SnippetFiles, parse_mkdocs, rewrite_admonitions
-from tools.sources.site import Site
+from tools.sources.site import Site, may_include
 
 ReaderFn = Callable[[str, str, Site, Path, str], Page]
 
@@ -44,7 +44,7 @@ def load_import(spec: str, rel: str, root: Path) -> str | None:
     for path in candidates:
         try:
             real = path.resolve()
-            if real.is_relative_to(confine) and real.is_file():
+            if may_include(real, confine) and real.is_file():
                 return real.read_text("utf-8", errors="replace")
         except OSError:
             continue

@@ -28,9 +28,13 @@ from docutils.parsers.rst.directives.misc import Include
 from docutils.parsers.rst.directives.tables import CSVTable
 from typing_extensions import override
 
+from tools.sources.site import may_include
+
 if TYPE_CHECKING:
     from tools.sources.sphinx_xrefs import XrefTargets
 
+# Why an include was not read (`may_include`).
+REFUSED_INCLUDE = "outside the repository, or a dot file: not read"
 # The tags an HTML build sets (`only` directive); what `sphinx-build -b html` evaluates against.
 HTML_TAGS = frozenset({"html", "format_html", "builder_html"})
 
@@ -330,7 +334,7 @@ def confined_path(document: nodes.document, argument: str, source: str) -> Path 
     root = options.root.resolve()
     base = root if argument.startswith("/") else Path(source or root / "x").parent
     target = (base / argument.lstrip("/")).resolve()
-    return target if target.is_relative_to(allowed) else None
+    return target if may_include(target, allowed) else None
 
 
 def _select_lines(text: str, spec: str) -> str:
@@ -385,7 +389,7 @@ class LiteralInclude(_SphinxDirective):
         source = self.state_machine.get_source(self.lineno)
         path = confined_path(document, argument, source)
         if path is None or not path.is_file():
-            why = "outside the repository" if path is None else "not found"
+            why = REFUSED_INCLUDE if path is None else "not found"
             self.parse_state.warnings.append(f"literalinclude {argument}: {why}")
             return []
         text = path.read_text(encoding=self.options.get("encoding") or "utf-8", errors="replace")
@@ -449,10 +453,8 @@ class ConfinedInclude(Include):  # type: ignore[misc]
         """The file, when it lies inside the repository (after links are resolved); else refused."""
         document = self.state.document
         allowed = include_root(state_of(document).options)
-        if allowed is None or not Path(path).resolve().is_relative_to(allowed):
-            state_of(document).warnings.append(
-                f"include {self.arguments[0]}: outside the repository, not read"
-            )
+        if allowed is None or not may_include(Path(path).resolve(), allowed):
+            state_of(document).warnings.append(f"include {self.arguments[0]}: {REFUSED_INCLUDE}")
             raise self.warning(f'"{self.arguments[0]}" is outside the repository')
         return super().read_file(path)  # type: ignore[no-any-return]
 

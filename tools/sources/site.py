@@ -234,6 +234,20 @@ def repository_root(folder: Path) -> Path:
     return folder
 
 
+def may_include(path: Path, root: Path) -> bool:
+    """Whether an include, snippet or import may read `path` (already resolved) under `root`.
+
+    Inside `root`, and neither a dot file nor in a dot folder below it: a checkout holds files
+    its site never publishes (`.env` with keys, `.git/config`, `.venv/`), and a page that names
+    one must not put it into the index.
+    """
+    try:
+        rel = path.relative_to(root)
+    except ValueError:
+        return False
+    return not any(part.startswith(".") for part in rel.parts)
+
+
 def _strip_suffix(path: str) -> str:
     """A file's path without its markup extension."""
     lower = path.lower()

@@ -16,7 +16,7 @@ import pytest
 
 from tools.sources.mdx import Page, Section
 from tools.sources.rst import RstOptions, parse_rst
-from tools.sources.rst_sphinx import eval_only, sphinx_make_id
+from tools.sources.rst_sphinx import REFUSED_INCLUDE, eval_only, sphinx_make_id
 from tools.sources.sphinx_site import SphinxSite
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "sphinx_site"
@@ -432,12 +432,21 @@ def test_includes_may_come_from_the_repository_holding_the_docs_never_beyond(
     tmp_path: Path,
 ) -> None:
     # As a project's index includes `../README.rst`: the built site shows that file's text.
-    page = SphinxSite(_fixture_in(tmp_path, checkout=True)).parse("how-to/skipping.rst")
+    docs = _fixture_in(tmp_path, checkout=True)
+    (docs.parent / ".env").write_text("API_KEY=never read\n")
+    (docs.parent / ".git" / "config").write_text("[remote] never read\n")
+    page_file = docs / "how-to" / "skipping.rst"
+    page_file.write_text(
+        page_file.read_text() + "\n.. literalinclude:: ../../.env\n\n.. include:: /../.git/config\n"
+    )
+    page = SphinxSite(docs).parse("how-to/skipping.rst")
     text = "\n".join(s.text for s in page.sections)
     assert "Beside the docs, in the repository." in text
-    assert "never read" not in text  # above the checkout
+    assert "never read" not in text  # above the checkout, or a dot file inside it
     assert [w for w in page.meta["warnings"]] == [
-        "literalinclude ../../../../pyproject.toml: outside the repository"
+        f"literalinclude ../../../../pyproject.toml: {REFUSED_INCLUDE}",
+        f"literalinclude ../../.env: {REFUSED_INCLUDE}",
+        f"include /../.git/config: {REFUSED_INCLUDE}",
     ]
 
 

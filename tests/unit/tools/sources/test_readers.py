@@ -71,17 +71,22 @@ def test_snippets_take_line_ranges_sections_and_never_leave_the_project(tmp_path
         "skip\n# --8<-- [start:part]\nkept\n# --8<-- [end:part]\nskip too\n"
     )
     (tmp_path / "secret.txt").write_text("do not read")
+    (project / ".env").write_text("API_KEY=do not read either")
+    (project / ".git").mkdir()
+    (project / ".git" / "config").write_text("[remote] do not read either")
     files = SnippetFiles((str(project / "snips"),), str(project))
     text = (
         '--8<-- "a.py:2:3"\n'
         '    --8<-- "b.md:part"\n'
         '--8<-- "../../secret.txt"\n'
+        '--8<-- "../.env"\n'
+        '--8<-- "../.git/config"\n'
         "--8<--\na.py:4\n--8<--\n"
         ';--8<-- "a.py"\n'
     )
     out = resolve_snippets(text, files)
     assert out.rstrip("\n").split("\n") == ["two", "three", "    kept", "four", '--8<-- "a.py"']
-    assert "do not read" not in out
+    assert "do not read" not in out  # outside the project, or a dot file inside it
 
 
 def test_nested_blocks_are_flattened_and_titled(tmp_path: Path) -> None:
