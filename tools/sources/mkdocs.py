@@ -107,6 +107,7 @@ class SnippetFiles:
         """Keep the lookup folders and the confining root (both absolute)."""
         self.dirs = tuple(Path(d) for d in dirs)
         self.confine = Path(confine).resolve() if confine else None
+        self._configured = tuple(d.resolve() for d in self.dirs)
         self.includes = includes
         self.include_base = Path(include_base) if include_base else None
 
@@ -140,7 +141,7 @@ class SnippetFiles:
     def _read(self, path: Path) -> str | None:
         try:
             real = path.resolve()
-            if self.confine is not None and not may_include(real, self.confine):
+            if self.confine is not None and not may_include(real, self.confine, self._configured):
                 return None
             if real.is_file() and real.stat().st_size <= MAX_SNIPPET_BYTES:
                 return real.read_text("utf-8", errors="replace")
@@ -159,7 +160,9 @@ class SnippetFiles:
         for path in candidates:
             try:
                 real = path.resolve()
-                if self.confine is not None and not may_include(real, self.confine):
+                if self.confine is not None and not may_include(
+                    real, self.confine, self._configured
+                ):
                     continue
                 if real.is_file() and real.stat().st_size <= MAX_SNIPPET_BYTES:
                     return real.read_text("utf-8", errors="replace")

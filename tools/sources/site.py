@@ -234,18 +234,20 @@ def repository_root(folder: Path) -> Path:
     return folder
 
 
-def may_include(path: Path, root: Path) -> bool:
+def may_include(path: Path, root: Path, configured: tuple[Path, ...] = ()) -> bool:
     """Whether an include, snippet or import may read `path` (already resolved) under `root`.
 
     Inside `root`, and neither a dot file nor in a dot folder below it: a checkout holds files
     its site never publishes (`.env` with keys, `.git/config`, `.venv/`), and a page that names
-    one must not put it into the index.
+    one must not put it into the index. A folder the site's configuration names for its
+    snippets (`configured`, resolved) may itself be a dot folder (`docs/.snippets`): only what
+    lies below it is checked then.
     """
-    try:
-        rel = path.relative_to(root)
-    except ValueError:
+    if not path.is_relative_to(root):
         return False
-    return not any(part.startswith(".") for part in rel.parts)
+    bases = [d for d in configured if path.is_relative_to(d) and d.is_relative_to(root)]
+    base = max(bases, key=lambda d: len(d.parts), default=root)
+    return not any(part.startswith(".") for part in path.relative_to(base).parts)
 
 
 def _strip_suffix(path: str) -> str:

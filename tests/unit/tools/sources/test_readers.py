@@ -87,6 +87,11 @@ def test_snippets_take_line_ranges_sections_and_never_leave_the_project(tmp_path
     out = resolve_snippets(text, files)
     assert out.rstrip("\n").split("\n") == ["two", "three", "    kept", "four", '--8<-- "a.py"']
     assert "do not read" not in out  # outside the project, or a dot file inside it
+    # A snippet folder the site names may itself be a dot folder (pymdown's `.snippets`).
+    (project / ".snippets").mkdir()
+    (project / ".snippets" / "links.md").write_text("[home]: https://example.org")
+    dotted = SnippetFiles((str(project / ".snippets"),), str(project))
+    assert resolve_snippets('--8<-- "links.md"\n', dotted).strip() == "[home]: https://example.org"
 
 
 def test_nested_blocks_are_flattened_and_titled(tmp_path: Path) -> None:
