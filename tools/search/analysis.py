@@ -8,13 +8,14 @@ rows and each section's terms as the lexical engine indexes them (tools/search/l
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tools.search.anchors import BODY_UNITS, link_texts, split_links
 from tools.search.phrases import pair_codes, term_hashes
@@ -74,6 +75,29 @@ class PageRecord:
     links_json: str
     title_terms: list[str]
     sections: list[SectionRecord]
+    # {path: [mtime, size]} of the other files the page shows (`page_reads`).
+    reads_json: str = "{}"
+
+
+def page_reads(paths: Any) -> dict[str, list[float]]:
+    """The files a page's reader read besides its own (`page.meta["reads"]`), with their state now.
+
+    Stored with the page, so a sync reads the page again when one of them changes or goes
+    (`IndexStore.sync`); a file gone already is recorded as such ([-1, -1]).
+    """
+    out: dict[str, list[float]] = {}
+    for path in paths if isinstance(paths, list) else []:
+        out[str(path)] = file_state(str(path))
+    return out
+
+
+def file_state(path: str) -> list[float]:
+    """[mtime, size] of a file, [-1, -1] when it cannot be read."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return [-1.0, -1.0]
+    return [st.st_mtime, float(st.st_size)]
 
 
 def analyse_page(
@@ -135,6 +159,7 @@ def analyse_page(
         links_json=json.dumps(links(page, key, named_links)),
         title_terms=title_terms,
         sections=records,
+        reads_json=json.dumps(page_reads(page.meta.get("reads"))),
     )
 
 

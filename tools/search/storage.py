@@ -22,20 +22,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tools.search.analysis import PageRecord, match_target, page_suffixes
+from tools.search.analysis import PageRecord, file_state, match_target, page_suffixes
 from tools.search.lexical import LexicalWriter, has_generation
 from tools.search.records import Document, Parser, Progress, Reader, SourceFile, SyncStats
 from tools.search.workers import Task, analysed
 from tools.sources.mdx import Section
 from tools.text import index_terms
 
-# 40: pages read anew (Sphinx includes from the repository holding the docs, notebooks).
+# 41: the files each page shows besides its own (`reads`: a page is read again when one
+# changes). 40: pages read anew (Sphinx includes from the repository holding the docs, notebooks).
 # 39: pages read anew (Sphinx cross-references as links, MyST pages, inline HTML as text,
 # MkDocs include extensions, links to a folder's index page). 38: sections scored by tantivy
 # (tools/search/lexical.py): no postings table, a generation row. 37: pages read by their
 # site's profile (MkDocs, Sphinx, Docusaurus, built HTML: the site's URLs and anchors, extra
 # section ids, clean text). 36: the hardening branch's hidden-text change.
-SCHEMA_VERSION = 40
+SCHEMA_VERSION = 41
 # Searches read the file through a memory map (a quarter faster than read calls); syncs and the
 # one full scan that loads the scorer's arrays do not, so they do not map, and count as
 # resident, the whole file.
@@ -44,6 +45,17 @@ MMAP_BYTES = 256 << 20
 
 # Pages whose rows are written in one statement during a sync.
 WRITE_BATCH = 64
+
+
+def _reads_changed(reads_json: str | None) -> bool:
+    """Whether any file a page showed besides its own changed, appeared or went since it was read."""
+    if not reads_json or reads_json == "{}":
+        return False
+    try:
+        reads = json.loads(reads_json)
+    except ValueError:
+        return True
+    return any(file_state(path) != list(state) for path, state in reads.items())
 
 
 def marks(values: Sequence[Any]) -> str:
@@ -104,7 +116,7 @@ CREATE TABLE docs (
     id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, url TEXT, title TEXT,
     collection TEXT, prior REAL DEFAULT 0, hash TEXT,
     mtime REAL, size INTEGER, description TEXT, meta TEXT, links TEXT DEFAULT '{}',
-    anchors TEXT DEFAULT '{}');
+    anchors TEXT DEFAULT '{}', reads TEXT DEFAULT '{}');
 CREATE TABLE secs (
     id INTEGER PRIMARY KEY AUTOINCREMENT, doc INTEGER NOT NULL, level INTEGER,
     blen INTEGER, hlen INTEGER, anchor TEXT, heading TEXT, pairs BLOB, prose TEXT,
@@ -236,8 +248,8 @@ class IndexStore:
     ) -> _Pending:
         """The body of `sync`, inside its transaction."""
         known = {
-            row[0]: (row[1], row[2], row[3])
-            for row in self.db.execute("SELECT key, mtime, size, hash FROM docs")
+            row[0]: (row[1], row[2], row[3], row[4])
+            for row in self.db.execute("SELECT key, mtime, size, hash, reads FROM docs")
         }
         pending = _Pending()
         self._lexical = None
@@ -253,8 +265,12 @@ class IndexStore:
         for f in files:
             seen.add(f.key)
             old = known.get(f.key)
-            if old and old[0] == f.mtime and old[1] == f.size:
+            if old and old[0] == f.mtime and old[1] == f.size and not _reads_changed(old[3]):
                 stats.unchanged += 1
+            elif old and old[0] == f.mtime and old[1] == f.size:
+                # The page is the same but a file it shows changed: read it again (an empty
+                # digest matches no content, so the page is replaced, not skipped).
+                tasks.append((f, ""))
             else:
                 tasks.append((f, old[2] if old else None))
         next_doc, next_sec = self._next_ids()
@@ -335,6 +351,7 @@ class IndexStore:
                 record.size,
                 record.meta_json,
                 record.links_json,
+                record.reads_json,
             )
         )
         for i, s in enumerate(record.sections):
@@ -367,8 +384,8 @@ class IndexStore:
     def _write_rows(self, pending: _Pending) -> None:
         """Write the queued page and section rows."""
         self.db.executemany(
-            "INSERT INTO docs(id,key,url,title,description,collection,hash,mtime,size,meta,links)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO docs(id,key,url,title,description,collection,hash,mtime,size,meta,links,"
+            "reads) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             pending.doc_rows,
         )
         self.db.executemany(

@@ -34,7 +34,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tools.sources.mdx import Page, Section, parse_markdown, split_frontmatter
-from tools.sources.site import may_include
+from tools.sources.site import may_include, note_read
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +144,7 @@ class SnippetFiles:
             if self.confine is not None and not may_include(real, self.confine, self._configured):
                 return None
             if real.is_file() and real.stat().st_size <= MAX_SNIPPET_BYTES:
+                note_read(real)
                 return real.read_text("utf-8", errors="replace")
         except OSError:
             return None
@@ -165,6 +166,7 @@ class SnippetFiles:
                 ):
                     continue
                 if real.is_file() and real.stat().st_size <= MAX_SNIPPET_BYTES:
+                    note_read(real)
                     return real.read_text("utf-8", errors="replace")
             except OSError:
                 continue

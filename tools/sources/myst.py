@@ -40,7 +40,7 @@ from tools.sources.hidden import strip_hidden
 from tools.sources.mdx import Page, parse_markdown
 from tools.sources.rst import _ADMONITION_LABELS, _Renderer, parse_rst
 from tools.sources.rst_sphinx import _VERSION_LABELS, REFUSED_INCLUDE, RstOptions, include_root
-from tools.sources.site import may_include
+from tools.sources.site import may_include, note_read
 from tools.sources.slugs import docutils_id
 from tools.sources.sphinx_xrefs import Label, PageTargets, XrefTargets
 
@@ -380,6 +380,7 @@ class _Converter:
             real = target.resolve()
             if not may_include(real, allowed) or not real.is_file():
                 raise OSError(f"missing, or {REFUSED_INCLUDE}")
+            note_read(real)
             text = real.read_text("utf-8", errors="replace")
         except OSError as exc:
             self.meta.setdefault("warnings", []).append(f"include {arg}: {exc}")

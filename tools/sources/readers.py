@@ -15,7 +15,7 @@ from pathlib import Path
 from tools.sources.hidden import strip_hidden, strip_invisible
 from tools.sources.mdx import Page, parse_markdown
 from tools.sources.mkdocs import SnippetFiles, parse_mkdocs, rewrite_admonitions
-from tools.sources.site import Site, may_include
+from tools.sources.site import Site, may_include, note_read, recording_reads
 
 ReaderFn = Callable[[str, str, Site, Path, str], Page]
 
@@ -45,6 +45,7 @@ def load_import(spec: str, rel: str, root: Path) -> str | None:
         try:
             real = path.resolve()
             if may_include(real, confine) and real.is_file():
+                note_read(real)
                 return real.read_text("utf-8", errors="replace")
         except OSError:
             continue
@@ -154,9 +155,14 @@ def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Pa
     """The page of one file, read by the reader its site profile names for it.
 
     Every file's raw text enters the readers here, once: text-level cleaning that applies to
-    every format belongs on the `text = decode(raw)` line.
+    every format belongs on the `text = decode(raw)` line. The other files the reader read
+    (includes, snippets, imports) are listed in `page.meta["reads"]`, resolved.
     """
     name = site.reader_for(rel)
     reader = READERS.get(name or "", read_markdown)
     text = clean_text(name or "markdown", decode(raw))
-    return reader(rel.replace(os.sep, "/"), text, site, root, language)
+    with recording_reads() as reads:
+        page = reader(rel.replace(os.sep, "/"), text, site, root, language)
+    if reads:
+        page.meta["reads"] = sorted(set(reads))
+    return page

@@ -28,7 +28,7 @@ from docutils.parsers.rst.directives.misc import Include
 from docutils.parsers.rst.directives.tables import CSVTable
 from typing_extensions import override
 
-from tools.sources.site import may_include
+from tools.sources.site import may_include, note_read
 
 if TYPE_CHECKING:
     from tools.sources.sphinx_xrefs import XrefTargets
@@ -392,6 +392,7 @@ class LiteralInclude(_SphinxDirective):
             why = REFUSED_INCLUDE if path is None else "not found"
             self.parse_state.warnings.append(f"literalinclude {argument}: {why}")
             return []
+        note_read(path)
         text = path.read_text(encoding=self.options.get("encoding") or "utf-8", errors="replace")
         text = self._clip(text)
         language = self.options.get("language") or _EXTENSION_LANGUAGES.get(path.suffix, "")
@@ -456,6 +457,7 @@ class ConfinedInclude(Include):  # type: ignore[misc]
         if allowed is None or not may_include(Path(path).resolve(), allowed):
             state_of(document).warnings.append(f"include {self.arguments[0]}: {REFUSED_INCLUDE}")
             raise self.warning(f'"{self.arguments[0]}" is outside the repository')
+        note_read(Path(path).resolve())
         return super().read_file(path)  # type: ignore[no-any-return]
 
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -248,6 +250,34 @@ def may_include(path: Path, root: Path, configured: tuple[Path, ...] = ()) -> bo
     bases = [d for d in configured if path.is_relative_to(d) and d.is_relative_to(root)]
     base = max(bases, key=lambda d: len(d.parts), default=root)
     return not any(part.startswith(".") for part in path.relative_to(base).parts)
+
+
+# The files read for the page being read now, besides its own (`recording_reads`).
+_READS: ContextVar[list[str] | None] = ContextVar("page_reads", default=None)
+
+
+@contextmanager
+def recording_reads() -> Iterator[list[str]]:
+    """Collect the other files a page's reader reads (includes, snippets, imports) while it runs.
+
+    Why: a page shows those files' text, so the index must read the page again when one of
+    them changes, not only when the page's own file does (`IndexStore.sync` compares them).
+    Each reader reports a file it read with `note_read`; the reader functions keep their
+    signatures, and worker processes record their own pages the same way.
+    """
+    reads: list[str] = []
+    token = _READS.set(reads)
+    try:
+        yield reads
+    finally:
+        _READS.reset(token)
+
+
+def note_read(path: Path) -> None:
+    """Record that the page being read shows this file's text (a no-op outside `recording_reads`)."""
+    reads = _READS.get()
+    if reads is not None:
+        reads.append(str(path))
 
 
 def _strip_suffix(path: str) -> str:
