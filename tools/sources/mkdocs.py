@@ -143,8 +143,8 @@ class SnippetFiles:
             real = path.resolve()
             if self.confine is not None and not may_include(real, self.confine, self._configured):
                 return None
+            note_read(real)  # found or not: a file that appears there later is read then
             if real.is_file() and real.stat().st_size <= MAX_SNIPPET_BYTES:
-                note_read(real)
                 return real.read_text("utf-8", errors="replace")
         except OSError:
             return None
@@ -165,8 +165,8 @@ class SnippetFiles:
                     real, self.confine, self._configured
                 ):
                     continue
+                note_read(real)  # found or not: a file that appears there later is read then
                 if real.is_file() and real.stat().st_size <= MAX_SNIPPET_BYTES:
-                    note_read(real)
                     return real.read_text("utf-8", errors="replace")
             except OSError:
                 continue

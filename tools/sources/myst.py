@@ -378,9 +378,10 @@ class _Converter:
         target = (root / arg.lstrip("/")) if arg.startswith("/") else self.source_path.parent / arg
         try:
             real = target.resolve()
+            if may_include(real, allowed):
+                note_read(real)  # found or not: a file that appears there later is read then
             if not may_include(real, allowed) or not real.is_file():
                 raise OSError(f"missing, or {REFUSED_INCLUDE}")
-            note_read(real)
             text = real.read_text("utf-8", errors="replace")
         except OSError as exc:
             self.meta.setdefault("warnings", []).append(f"include {arg}: {exc}")

@@ -44,8 +44,10 @@ def load_import(spec: str, rel: str, root: Path) -> str | None:
     for path in candidates:
         try:
             real = path.resolve()
-            if may_include(real, confine) and real.is_file():
-                note_read(real)
+            if not may_include(real, confine):
+                continue
+            note_read(real)  # found or not: a file that appears there later is read then
+            if real.is_file():
                 return real.read_text("utf-8", errors="replace")
         except OSError:
             continue

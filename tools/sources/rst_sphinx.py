@@ -388,11 +388,12 @@ class LiteralInclude(_SphinxDirective):
         argument = self.arguments[0].strip()
         source = self.state_machine.get_source(self.lineno)
         path = confined_path(document, argument, source)
+        if path is not None:
+            note_read(path)  # found or not: a file that appears there later is read then
         if path is None or not path.is_file():
             why = REFUSED_INCLUDE if path is None else "not found"
             self.parse_state.warnings.append(f"literalinclude {argument}: {why}")
             return []
-        note_read(path)
         text = path.read_text(encoding=self.options.get("encoding") or "utf-8", errors="replace")
         text = self._clip(text)
         language = self.options.get("language") or _EXTENSION_LANGUAGES.get(path.suffix, "")

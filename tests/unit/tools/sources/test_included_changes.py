@@ -73,3 +73,7 @@ def test_a_changed_included_file_reads_its_page_again_and_nothing_else(
     part.unlink()  # gone: the page is read again and shows it no more
     assert corpus.sync(workers=1).updated == 1
     assert "wording" not in _text(corpus, index_key)
+    assert corpus.sync(workers=1).updated == 0
+    part.write_text("The third wording, back again.\n")  # appears where the page looks for it
+    assert corpus.sync(workers=1).updated == 1
+    assert "third wording" in _text(corpus, index_key)
