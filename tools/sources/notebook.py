@@ -45,7 +45,7 @@ class Notebook:
 def _source(cell: dict[str, Any]) -> str:
     value = cell.get("source", cell.get("input", ""))
     if isinstance(value, list):
-        return "".join(str(part) for part in value)
+        return "".join(part for part in value if isinstance(part, str))
     return value if isinstance(value, str) else ""
 
 
@@ -60,7 +60,7 @@ def _output_text(output: dict[str, Any]) -> str:
     else:  # errors: a traceback of the author's session, not the page's content
         return ""
     if isinstance(value, list):
-        value = "".join(str(part) for part in value)
+        value = "".join(part for part in value if isinstance(part, str))
     if not isinstance(value, str):
         return ""
     text = _ANSI_RE.sub("", value).strip("\n")
@@ -128,7 +128,7 @@ def notebook_markdown(text: str) -> Notebook:
     """
     try:
         notebook = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # nesting too deep for the decoder: not a notebook
         return Notebook("", "python", f"not a notebook (invalid JSON: {exc})")
     if not isinstance(notebook, dict):
         return Notebook("", "python", "not a notebook (no JSON object)")

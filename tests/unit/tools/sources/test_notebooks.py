@@ -107,11 +107,33 @@ def test_cells_the_site_hides_are_not_read() -> None:
         assert kept in text
 
 
-@pytest.mark.parametrize("text", ["{not json", "[1, 2]", '{"cells": "nope"}', ""])
+@pytest.mark.parametrize(
+    "text", ["{not json", "[1, 2]", '{"cells": "nope"}', "", "[" * 100_000, '"a string"']
+)
 def test_a_broken_notebook_reads_as_nothing_and_says_why(text: str) -> None:
     read = notebook_markdown(text)
     assert read.text == ""
     assert read.problem or text.startswith('{"cells"')
+
+
+def test_cells_of_the_wrong_shape_keep_only_their_text() -> None:
+    odd = json.dumps(
+        {
+            "metadata": {"kernelspec": "x", "language_info": [1]},
+            "cells": [
+                1,
+                None,
+                {"cell_type": "markdown", "source": ["kept ", 2, None, "text"]},
+                {"cell_type": "code", "source": {"a": 1}, "outputs": "bad", "metadata": [1]},
+                {
+                    "cell_type": "code",
+                    "source": "x = 1",
+                    "outputs": [{"output_type": "stream", "text": {"a": 1}}],
+                },
+            ],
+        }
+    )
+    assert notebook_markdown(odd).text == "kept text\n\n```python\nx = 1\n```\n"
 
 
 def sphinx_project(root: Path, extension: str | None) -> Path:
