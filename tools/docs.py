@@ -76,6 +76,7 @@ def docs_site(settings: SourceSettings, root: Path) -> Site:
             url_style=settings.docs_url_style,
             slug=settings.docs_slug,
             nav=settings.docs_nav,
+            notebooks=settings.docs_notebooks,
             include=settings.docs_include,
             exclude=settings.docs_exclude,
         ),

@@ -29,6 +29,7 @@ SLUG_CHOICES = (
     "python-markdown",
     "python-markdown-unicode",
     "docutils",
+    "jupyter",
 )
 
 
@@ -70,6 +71,7 @@ class SourceSettings:
     docs_url_style: str = "auto"
     docs_slug: str = "auto"
     docs_nav: str = "auto"
+    docs_notebooks: str = "auto"
     docs_include: tuple[str, ...] = ()
     docs_exclude: tuple[str, ...] = ()
     # `hide`: release notes pages answer only questions about a release; `keep`: like any page.
@@ -108,6 +110,9 @@ class SourceSettings:
             ),
             docs_slug=_choice(get("DOCS_AGENT_DOCS_SLUG", "auto"), SLUG_CHOICES, "SLUG"),
             docs_nav=_choice(get("DOCS_AGENT_DOCS_NAV", "auto"), ("auto", "off"), "NAV"),
+            docs_notebooks=_choice(
+                get("DOCS_AGENT_DOCS_NOTEBOOKS", "auto"), ("auto", "on", "off"), "NOTEBOOKS"
+            ),
             docs_include=_split(get("DOCS_AGENT_DOCS_INCLUDE", "")),
             docs_exclude=_split(get("DOCS_AGENT_DOCS_EXCLUDE", "")),
             docs_release_notes=_choice(

@@ -44,6 +44,9 @@ class SiteOptions:
     url_style: str = "auto"
     slug: str = "auto"
     nav: str = "auto"  # `auto` (the site's navigation when it has one) or `off`
+    # `auto`: notebooks are pages where the site builds them (`NOTEBOOK_PLUGINS`, nbsphinx,
+    # myst-nb); `on`: wherever the site's page rules admit them; `off`: never.
+    notebooks: str = "auto"
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
 
@@ -137,6 +140,8 @@ def apply_options(site: Site, options: SiteOptions) -> Site:
         changes["slug"] = options.slug
     if options.nav == "off":
         changes["nav"] = None
+    if options.notebooks in ("on", "off"):
+        changes["notebooks"] = options.notebooks == "on"
     if options.include:
         changes["include"] = options.include
     if options.exclude:

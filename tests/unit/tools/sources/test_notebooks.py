@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from tests.unit.tools.sources.folder_corpus import doc, synced
+from tools.settings import SourceSettings
 from tools.sources.notebook import OUTPUT_CHARS, notebook_markdown
-from tools.sources.profiles import detect_site
+from tools.sources.profiles import SiteOptions, detect_site
 
 
 def notebook(cells: list[dict[str, Any]], language: str = "python", **extra: Any) -> str:
@@ -201,3 +202,16 @@ def test_mkdocs_jupyter_pages_have_directory_urls_nav_titles_and_jupyter_anchors
     (plain / "mkdocs.yml").write_text("site_name: Demo\n")
     (plain / "docs").mkdir()
     assert detect_site(plain / "docs").reader_for("tutorial.ipynb") is None
+
+
+def test_the_notebooks_setting_turns_them_on_or_off_whatever_the_site_says(tmp_path: Path) -> None:
+    (tmp_path / "mkdocs.yml").write_text("site_name: Demo\n")  # no notebook plugin
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    assert detect_site(docs).reader_for("t.ipynb") is None
+    assert detect_site(docs, SiteOptions(notebooks="on")).reader_for("t.ipynb") == "notebook"
+    sphinx = sphinx_project(tmp_path / "sphinx", "nbsphinx")
+    assert detect_site(sphinx, SiteOptions(notebooks="off")).reader_for("tutorial.ipynb") is None
+    assert SourceSettings.from_env({"DOCS_AGENT_DOCS_NOTEBOOKS": "on"}).docs_notebooks == "on"
+    with pytest.raises(ValueError, match="NOTEBOOKS"):
+        SourceSettings.from_env({"DOCS_AGENT_DOCS_NOTEBOOKS": "sometimes"})

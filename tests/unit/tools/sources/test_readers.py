@@ -9,7 +9,7 @@ import pytest
 from tools.sources.mdx import parse_markdown
 from tools.sources.mkdocs import SnippetFiles, parse_mkdocs, resolve_snippets
 from tools.sources.release_notes import about_release, is_release_notes
-from tools.sources.slugs import Anchors, docutils_id, github, python_markdown
+from tools.sources.slugs import Anchors, docutils_id, github, jupyter, python_markdown
 
 
 @pytest.mark.parametrize(
@@ -22,6 +22,7 @@ from tools.sources.slugs import Anchors, docutils_id, github, python_markdown
         (github, "What's new?", "whats-new"),
         (docutils_id, "1. yield fixtures (recommended)", "yield-fixtures-recommended"),
         (docutils_id, "The ``tmp_path_factory`` fixture", "the-tmp-path-factory-fixture"),
+        (jupyter, "What's new in 2.0?", "What's-new-in-2.0?"),
     ],
 )
 def test_slug_rules_match_the_generators(rule, heading: str, slug: str) -> None:
