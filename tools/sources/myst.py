@@ -38,7 +38,7 @@ from mdit_py_plugins.myst_blocks import myst_block_plugin
 
 from tools.sources.hidden import strip_hidden
 from tools.sources.mdx import Page, parse_markdown
-from tools.sources.rst import _ADMONITION_LABELS, _Renderer, parse_rst
+from tools.sources.rst import _ADMONITION_LABELS, _relative, _Renderer, parse_rst
 from tools.sources.rst_sphinx import _VERSION_LABELS, REFUSED_INCLUDE, RstOptions, include_root
 from tools.sources.site import may_include, note_read
 from tools.sources.slugs import docutils_id
@@ -386,7 +386,7 @@ class _Converter:
         except OSError as exc:
             self.meta.setdefault("warnings", []).append(f"include {arg}: {exc}")
             return ""
-        self.meta.setdefault("includes", []).append(real.relative_to(root.resolve()).as_posix())
+        self.meta.setdefault("includes", []).append(_relative(str(real), root))
         return self.convert(text, depth + 1)
 
     def _front_matter(self, text: str) -> None:

@@ -237,7 +237,11 @@ def _with_prolog(text: str, options: RstOptions) -> str:
 
 
 def _relative(path: str, root: Path | None) -> str:
-    """An included file as a path relative to the docs folder (it always lies inside)."""
+    """An included file as a path relative to the docs folder; absolute when it lies outside.
+
+    Only a file inside the docs folder can be a page that is merely included elsewhere
+    (`SphinxSite.pages`); one from elsewhere in the repository keeps its absolute path.
+    """
     resolved = Path(path).resolve()
     if root is not None and resolved.is_relative_to(root.resolve()):
         return resolved.relative_to(root.resolve()).as_posix()

@@ -192,6 +192,20 @@ def test_includes_resolve_inside_the_docs_folder_and_literalinclude_keeps_its_la
     assert _leftover(page) == []
 
 
+def test_a_myst_page_may_include_the_repositorys_readme_and_changelog(tmp_path: Path) -> None:
+    # As black's and attrs' docs do (`{include} ../README.md`): the file lies above the docs.
+    docs = tmp_path / "repo" / "docs"
+    docs.mkdir(parents=True)
+    (tmp_path / "repo" / ".git").mkdir()
+    (tmp_path / "repo" / "README.md").write_text("## Overview\n\nWords of the readme.\n")
+    (docs / "conf.py").write_text(CONF)
+    (docs / "index.md").write_text("# Home\n\n```{include} ../README.md\n```\n")
+    page = _read((detect_site(docs), docs), "index.md")
+    assert "Words of the readme." in page.body
+    assert page.meta["includes"] == [str((tmp_path / "repo" / "README.md").resolve())]
+    assert page.meta["reads"] == [str((tmp_path / "repo" / "README.md").resolve())]
+
+
 def test_toctree_of_a_myst_index_is_the_navigation_and_plain_markdown_elsewhere(
     site: tuple[Site, Path], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
