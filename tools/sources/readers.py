@@ -8,14 +8,17 @@ file (`Site.reader_for`); adding a format is one module with its reader function
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
 
 from tools.sources.hidden import strip_hidden, strip_invisible
-from tools.sources.mdx import Page, parse_markdown
+from tools.sources.mdx import Page, Section, parse_markdown
 from tools.sources.mkdocs import SnippetFiles, parse_mkdocs, rewrite_admonitions
 from tools.sources.site import Site, may_include, note_read, recording_reads
+
+log = logging.getLogger(__name__)
 
 ReaderFn = Callable[[str, str, Site, Path, str], Page]
 
@@ -153,6 +156,23 @@ def clean_text(reader: str, text: str) -> str:
     return strip_hidden(text, html=reader == "html")
 
 
+def plain_page(rel: str, text: str, problem: str) -> Page:
+    """A file as one section of its text, titled by its name: what a failed reader leaves.
+
+    Hidden text goes first, whatever the format: nothing a reader would have dropped may
+    reach the index through its failure.
+    """
+    title = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    text = strip_hidden(text)
+    return Page(
+        rel,
+        title,
+        "",
+        [Section(title, 1, text.strip(), "")],
+        {"plain": True, "warnings": [problem]},
+    )
+
+
 def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Page:
     """The page of one file, read by the reader its site profile names for it.
 
@@ -163,8 +183,20 @@ def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Pa
     name = site.reader_for(rel)
     reader = READERS.get(name or "", read_markdown)
     text = clean_text(name or "markdown", decode(raw))
+    rel = rel.replace(os.sep, "/")
     with recording_reads() as reads:
-        page = reader(rel.replace(os.sep, "/"), text, site, root, language)
+        try:
+            page = reader(rel, text, site, root, language)
+        except Exception as exc:  # noqa: BLE001 — one page a reader fails on must cost no other
+            # Every reader promises never to raise; this is the one place that holds if one
+            # breaks that promise on a page nobody foresaw: the page is indexed as its text.
+            log.warning(
+                "could not read %s (%s: %s); indexing it as plain text",
+                rel,
+                type(exc).__name__,
+                exc,
+            )
+            page = plain_page(rel, text, f"{type(exc).__name__}: {exc}")
     if reads:
         page.meta["reads"] = sorted(set(reads))
     return page

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -162,3 +163,30 @@ def test_plain_markdown_reads_mkdocs_admonitions_but_leaves_the_rest() -> None:
     text = "\n".join(s.text for s in page.sections)
     assert "**Note**" in text and "Text search needs an index." in text and "!!!" not in text
     assert "{count}" in text  # an MDX expression is no attribute list
+
+
+def test_a_reader_that_raises_costs_its_page_its_markup_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.unit.tools.sources.folder_corpus import doc, synced
+    from tools.sources import readers
+
+    markdown = readers.READERS["markdown"]
+
+    def fragile(rel: str, text: str, *args: Any) -> Any:
+        if rel == "bad.md":
+            raise ValueError("a case nobody foresaw")
+        return markdown(rel, text, *args)
+
+    monkeypatch.setitem(readers.READERS, "markdown", fragile)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "good.md").write_text("# Good\n\nFine words.\n")
+    (tmp_path / "docs" / "bad.md").write_text(
+        "# Bad\n\nStill searchable words.<!-- a hidden note -->\n"
+    )
+    corpus = synced(tmp_path / "docs", tmp_path / "index")
+    assert doc(corpus, "good.md").title == "Good"
+    bad = doc(corpus, "bad.md")
+    assert "Still searchable words." in bad.sections[0].text
+    assert "hidden note" not in bad.sections[0].text
+    assert corpus.search("still searchable", 1)[0].key == "bad.md"
