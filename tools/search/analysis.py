@@ -85,10 +85,7 @@ def page_reads(paths: Any) -> dict[str, list[float]]:
     Stored with the page, so a sync reads the page again when one of them changes or goes
     (`IndexStore.sync`); a file gone already is recorded as such ([-1, -1]).
     """
-    out: dict[str, list[float]] = {}
-    for path in paths if isinstance(paths, list) else []:
-        out[str(path)] = file_state(str(path))
-    return out
+    return {str(p): file_state(str(p)) for p in (paths if isinstance(paths, list) else [])}
 
 
 def file_state(path: str) -> list[float]:

@@ -265,12 +265,13 @@ class IndexStore:
         for f in files:
             seen.add(f.key)
             old = known.get(f.key)
-            if old and old[0] == f.mtime and old[1] == f.size and not _reads_changed(old[3]):
-                stats.unchanged += 1
-            elif old and old[0] == f.mtime and old[1] == f.size:
-                # The page is the same but a file it shows changed: read it again (an empty
-                # digest matches no content, so the page is replaced, not skipped).
-                tasks.append((f, ""))
+            if old and old[0] == f.mtime and old[1] == f.size:
+                if _reads_changed(old[3]):
+                    # The page is the same but a file it shows changed: read it again (an
+                    # empty digest matches no content, so the page is replaced, not skipped).
+                    tasks.append((f, ""))
+                else:
+                    stats.unchanged += 1
             else:
                 tasks.append((f, old[2] if old else None))
         next_doc, next_sec = self._next_ids()

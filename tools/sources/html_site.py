@@ -21,7 +21,7 @@ from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from tools.sources.mdx import Page, Section
+from tools.sources.mdx import Page, Section, plain_page
 from tools.text import fence_code
 
 log = logging.getLogger(__name__)
@@ -444,9 +444,7 @@ def parse_html(path: str, html: str, url: str = "") -> Page:
         return _parse(path, html, url)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
         log.warning("could not parse %s (%s); indexing it as plain text", path, exc)
-        title = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        text = _SPACE.sub(" ", re.sub(r"<[^>]+>", " ", html)).strip()
-        return Page(path, title, "", [Section(title, 1, text, "")], {"plain": True})
+        return plain_page(path, _SPACE.sub(" ", re.sub(r"<[^>]+>", " ", html)).strip())
 
 
 def _parse(path: str, html: str, url: str) -> Page:

@@ -136,6 +136,15 @@ class Page:
         return "\n\n".join(parts).strip()
 
 
+def plain_page(path: str, text: str, problem: str = "", anchor: str = "") -> Page:
+    """A file as one section of its text, titled by its file name: what a failed reader leaves."""
+    title = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    meta: dict[str, Any] = {"plain": True}
+    if problem:
+        meta["warnings"] = [problem]
+    return Page(path, title, "", [Section(title, 1, text, anchor)], meta)
+
+
 def slugify(heading: str) -> str:
     """GitHub/Mintlify-style anchor for a heading (the default rule; others: tools/sources/slugs.py)."""
     return mintlify(plain_heading(heading))
@@ -434,8 +443,7 @@ def parse_markdown(
         return _parse(path, text, language, slug)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
         log.warning("could not parse %s (%s); indexing it as plain text", path, exc)
-        title = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        return Page(path, title, "", [Section(title, 1, text, slugify(title))], {"plain": True})
+        return plain_page(path, text, anchor=slugify(path.rsplit("/", 1)[-1].rsplit(".", 1)[0]))
 
 
 def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:

@@ -378,10 +378,11 @@ class _Converter:
         target = (root / arg.lstrip("/")) if arg.startswith("/") else self.source_path.parent / arg
         try:
             real = target.resolve()
-            if may_include(real, allowed):
-                note_read(real)  # found or not: a file that appears there later is read then
-            if not may_include(real, allowed) or not real.is_file():
-                raise OSError(f"missing, or {REFUSED_INCLUDE}")
+            if not may_include(real, allowed):
+                raise OSError(REFUSED_INCLUDE)
+            note_read(real)  # found or not: a file that appears there later is read then
+            if not real.is_file():
+                raise OSError("not found")
             text = real.read_text("utf-8", errors="replace")
         except OSError as exc:
             self.meta.setdefault("warnings", []).append(f"include {arg}: {exc}")

@@ -123,8 +123,8 @@ def notebook_markdown(text: str) -> Notebook:
     """The notebook's Markdown: Markdown cells as they are, code cells fenced, outputs as text.
 
     Raw cells are left out (they are for other converters: LaTeX, reStructuredText), and so
-    are the cells and parts of cells the site hides (`_shown`). A file
-    that is not a notebook gives no text and says why in `problem`; it never raises.
+    are the cells and parts of cells the site hides (`_shown`). A file that is not a notebook
+    gives no text and says why in `problem`; it never raises.
     """
     try:
         notebook = json.loads(text)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tools.sources.hidden import strip_hidden, strip_invisible
-from tools.sources.mdx import Page, Section, parse_markdown
+from tools.sources.mdx import Page, parse_markdown, plain_page
 from tools.sources.mkdocs import SnippetFiles, parse_mkdocs, rewrite_admonitions
 from tools.sources.site import Site, may_include, note_read, recording_reads
 
@@ -149,28 +149,11 @@ def clean_text(reader: str, text: str) -> str:
     invisible characters); HTML its HTML mode; reStructuredText, whose comments and raw blocks
     docutils itself keeps out of the text, only the invisible characters.
     """
-    if (
-        reader in ("rst", "myst", "notebook")
-    ):  # a notebook's Markdown: `read_notebook`; MyST: hidden text dropped once its footnotes are read
+    # MyST: hidden text is dropped once its footnotes are read; a notebook's Markdown is
+    # cleaned by `read_notebook`.
+    if reader in ("rst", "myst", "notebook"):
         return strip_invisible(text)
     return strip_hidden(text, html=reader == "html")
-
-
-def plain_page(rel: str, text: str, problem: str) -> Page:
-    """A file as one section of its text, titled by its name: what a failed reader leaves.
-
-    Hidden text goes first, whatever the format: nothing a reader would have dropped may
-    reach the index through its failure.
-    """
-    title = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    text = strip_hidden(text)
-    return Page(
-        rel,
-        title,
-        "",
-        [Section(title, 1, text.strip(), "")],
-        {"plain": True, "warnings": [problem]},
-    )
 
 
 def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Page:
@@ -189,14 +172,16 @@ def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Pa
             page = reader(rel, text, site, root, language)
         except Exception as exc:  # noqa: BLE001 — one page a reader fails on must cost no other
             # Every reader promises never to raise; this is the one place that holds if one
-            # breaks that promise on a page nobody foresaw: the page is indexed as its text.
+            # breaks that promise on a page nobody foresaw: the page is indexed as its text,
+            # hidden text dropped whatever the format (nothing a reader would have dropped may
+            # reach the index through its failure).
             log.warning(
                 "could not read %s (%s: %s); indexing it as plain text",
                 rel,
                 type(exc).__name__,
                 exc,
             )
-            page = plain_page(rel, text, f"{type(exc).__name__}: {exc}")
+            page = plain_page(rel, strip_hidden(text).strip(), f"{type(exc).__name__}: {exc}")
     if reads:
         page.meta["reads"] = sorted(set(reads))
     return page

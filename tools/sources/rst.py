@@ -32,7 +32,7 @@ from docutils.parsers.rst import Parser
 from docutils.transforms.references import PropagateTargets
 
 from tools.sources import docutils_fast
-from tools.sources.mdx import Page, Section
+from tools.sources.mdx import Page, Section, plain_page
 from tools.sources.rst_sphinx import (
     PY_ROLES,
     ParseState,
@@ -146,9 +146,7 @@ def parse_rst(
         return _parse(path, text, options, source_path)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
         log.warning("could not parse %s (%s); indexing it as plain text", path, exc)
-        title = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        section = Section(title, 1, text.strip(), "")
-        return Page(path, title, "", [section], {"plain": True, "warnings": [str(exc)]})
+        return plain_page(path, text.strip(), str(exc))
     finally:
         if collecting:
             gc.enable()

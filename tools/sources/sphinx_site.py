@@ -21,6 +21,7 @@ from typing import Any
 
 from tools.sources.mdx import Page
 from tools.sources.rst import RstOptions, parse_rst
+from tools.sources.site import repository_root
 from tools.sources.sphinx_xrefs import PageTargets, XrefTargets, merge_targets, scan_page
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,13 @@ log = logging.getLogger(__name__)
 SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", ".tox", ".ipynb_checkpoints"}
 # Sphinx extensions that make `.ipynb` files pages (tools/sources/notebook.py reads them).
 NOTEBOOK_EXTENSIONS = ("nbsphinx", "myst_nb")
+
+
+def enables_notebooks(extensions: Iterable[str]) -> bool:
+    """Whether conf.py's `extensions` make `.ipynb` files pages."""
+    return any(e in NOTEBOOK_EXTENSIONS for e in extensions)
+
+
 # Sphinx adds these to every project's exclusions (sphinx/project.py, EXCLUDE_PATHS).
 _ALWAYS_EXCLUDED = ("**/_sources", ".#*", "**/.#*", "*.lproj/**")
 
@@ -66,12 +74,10 @@ class SphinxConfig:
     @property
     def reads_notebooks(self) -> bool:
         """Whether `.ipynb` files are pages (nbsphinx or myst-nb is an extension)."""
-        return any(e in NOTEBOOK_EXTENSIONS for e in self.extensions)
+        return enables_notebooks(self.extensions)
 
     def rst_options(self, root: Path) -> RstOptions:
         """What the reStructuredText reader needs from this configuration."""
-        from tools.sources.site import repository_root
-
         return RstOptions(
             root=root,
             files_root=repository_root(root.resolve()),
@@ -155,7 +161,7 @@ def read_conf(path: Path) -> SphinxConfig:
 
     if enables_myst(extensions) and ".md" not in suffixes:
         suffixes = (*suffixes, ".md")  # myst-parser's setup adds `.md` to `source_suffix`
-    if any(e in NOTEBOOK_EXTENSIONS for e in extensions) and ".ipynb" not in suffixes:
+    if enables_notebooks(extensions) and ".ipynb" not in suffixes:
         suffixes = (*suffixes, ".ipynb")  # as nbsphinx's and myst-nb's setup do
     return SphinxConfig(
         root_doc=str(values.get("root_doc") or values.get("master_doc") or "index"),
