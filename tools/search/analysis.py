@@ -75,8 +75,23 @@ class PageRecord:
     links_json: str
     title_terms: list[str]
     sections: list[SectionRecord]
-    # {path: [mtime, size]} of the other files the page shows (`page_reads`).
+    # {path: [mtime, size]} of the other files the page shows, and its lookups
+    # (`page_dependencies`).
     reads_json: str = "{}"
+
+
+# The key of `reads_json` that holds the site-wide lookups a page made (`page.meta["lookups"]`,
+# e.g. the Sphinx targets its references resolved); every other key is an absolute file path.
+LOOKUPS = ":lookups"
+
+
+def page_dependencies(meta: dict[str, Any]) -> dict[str, Any]:
+    """What a page shows besides its own file: other files' states, and its site-wide lookups."""
+    out: dict[str, Any] = page_reads(meta.get("reads"))
+    lookups = meta.get("lookups")
+    if isinstance(lookups, dict) and lookups:
+        out[LOOKUPS] = lookups
+    return out
 
 
 def page_reads(paths: Any) -> dict[str, list[float]]:
@@ -156,7 +171,7 @@ def analyse_page(
         links_json=json.dumps(links(page, key, named_links)),
         title_terms=title_terms,
         sections=records,
-        reads_json=json.dumps(page_reads(page.meta.get("reads"))),
+        reads_json=json.dumps(page_dependencies(page.meta)),
     )
 
 

@@ -11,7 +11,16 @@ from pathlib import Path
 
 from tools.search.lexical import LexicalReader
 from tools.search.phrases import RERANK_DEPTH, phrase_boost, query_pairs
-from tools.search.records import Document, Hit, Parser, Progress, Reader, SourceFile, SyncStats
+from tools.search.records import (
+    Document,
+    Hit,
+    LookupsChanged,
+    Parser,
+    Progress,
+    Reader,
+    SourceFile,
+    SyncStats,
+)
 from tools.search.scoring import (
     MAX_RANKED_SECTIONS,
     MAX_RANKED_TITLES,
@@ -91,6 +100,7 @@ class SearchIndex:
         parse: Parser,
         progress: Progress | None = None,
         workers: int | None = None,
+        lookups_changed: LookupsChanged | None = None,
     ) -> SyncStats:
         """Bring the index in line with `files`: re-read changed ones (by content hash), drop gone ones.
 
@@ -100,7 +110,7 @@ class SearchIndex:
         follow this index: this is where they learn what changed.
         """
         with build_lock(self.db_path), closing(IndexStore(self.db_path)) as writer:
-            stats = writer.sync(files, read, parse, progress, workers)
+            stats = writer.sync(files, read, parse, progress, workers, lookups_changed)
         # The readers' snapshot now has an older data version: the next read reloads.
         return stats
 

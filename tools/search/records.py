@@ -13,6 +13,9 @@ Reader = Callable[[str], bytes]
 Parser = Callable[[str, bytes], tuple[Page, str, str]]
 # `progress(done, total)` during a sync.
 Progress = Callable[[int, int], None]
+# Whether the site-wide lookups a page made when it was read (`page.meta["lookups"]`) would now
+# find something else: the page is then read again though its file did not change.
+LookupsChanged = Callable[[dict[str, str]], bool]
 
 
 @dataclass(frozen=True)

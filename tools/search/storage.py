@@ -22,9 +22,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tools.search.analysis import PageRecord, file_state, match_target, page_suffixes
+from tools.search.analysis import LOOKUPS, PageRecord, file_state, match_target, page_suffixes
 from tools.search.lexical import LexicalWriter, has_generation
-from tools.search.records import Document, Parser, Progress, Reader, SourceFile, SyncStats
+from tools.search.records import (
+    Document,
+    LookupsChanged,
+    Parser,
+    Progress,
+    Reader,
+    SourceFile,
+    SyncStats,
+)
 from tools.search.workers import Task, analysed
 from tools.sources.mdx import Section
 from tools.text import index_terms
@@ -47,13 +55,20 @@ MMAP_BYTES = 256 << 20
 WRITE_BATCH = 64
 
 
-def _reads_changed(reads_json: str | None) -> bool:
-    """Whether any file a page showed besides its own changed, appeared or went since it was read."""
+def _reads_changed(reads_json: str | None, lookups_changed: LookupsChanged | None = None) -> bool:
+    """Whether anything a page showed besides its own file changed since it was read.
+
+    That is a file it read (changed, appeared or gone), or, when the source can tell
+    (`lookups_changed`), a site-wide lookup it made (a Sphinx reference's target).
+    """
     if not reads_json or reads_json == "{}":
         return False
     try:
         reads = json.loads(reads_json)
     except ValueError:
+        return True
+    lookups = reads.pop(LOOKUPS, None)
+    if lookups and lookups_changed is not None and lookups_changed(lookups):
         return True
     return any(file_state(path) != list(state) for path, state in reads.items())
 
@@ -209,8 +224,11 @@ class IndexStore:
         parse: Parser,
         progress: Progress | None = None,
         workers: int | None = None,
+        lookups_changed: LookupsChanged | None = None,
     ) -> SyncStats:
         """Bring the tables in line with `files`: re-read changed ones (by content hash), drop gone ones.
+
+        An unchanged file is read again when something it shows changed (`_reads_changed`).
 
         Changed files are analysed in `workers` processes when there are many (see
         `tools.search.workers`); their rows are written in batches as they come, and their terms
@@ -223,7 +241,7 @@ class IndexStore:
                 # The write transaction starts before the stored pages are read: what is
                 # compared with the files is what this sync then changes.
                 self.db.execute("BEGIN IMMEDIATE")
-                pending = self._sync(files, read, parse, progress, workers, stats)
+                pending = self._sync(files, read, parse, progress, workers, stats, lookups_changed)
             except BaseException:
                 self.db.rollback()  # a failed sync leaves the index as it was
                 if self._lexical is not None:
@@ -245,6 +263,7 @@ class IndexStore:
         progress: Progress | None,
         workers: int | None,
         stats: SyncStats,
+        lookups_changed: LookupsChanged | None = None,
     ) -> _Pending:
         """The body of `sync`, inside its transaction."""
         known = {
@@ -266,7 +285,7 @@ class IndexStore:
             seen.add(f.key)
             old = known.get(f.key)
             if old and old[0] == f.mtime and old[1] == f.size:
-                if _reads_changed(old[3]):
+                if _reads_changed(old[3], lookups_changed):
                     # The page is the same but a file it shows changed: read it again (an
                     # empty digest matches no content, so the page is replaced, not skipped).
                     tasks.append((f, ""))

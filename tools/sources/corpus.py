@@ -307,7 +307,15 @@ class FolderCorpus:
             files = self.files()
             for problem in self.last_report.problems if self.last_report else []:
                 log.warning("%s source: %s", self.kind, problem)
-            stats = self.index.sync(files, self.pages.read, self.pages.parse, progress, workers)
+            xrefs = self.site.xrefs
+            stats = self.index.sync(
+                files,
+                self.pages.read,
+                self.pages.parse,
+                progress,
+                workers,
+                xrefs.uses_changed if xrefs is not None else None,
+            )
             if self.vectors is not None:
                 self._sync_vectors(stats)
                 if stats.added or stats.updated or stats.removed or not self._synced:

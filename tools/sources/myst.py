@@ -474,7 +474,7 @@ class _Converter:
         stem = re.sub(r"\.(md|rst|ipynb|txt)$", "", path)
         doc = xrefs.doc(here, stem) if xrefs is not None and path else None
         if xrefs is not None and doc is not None and fragment:
-            return f"[{text or xrefs.docs.get(doc) or doc}]({xrefs.href(here, doc, fragment)})"
+            return f"[{text or xrefs.doc_title(doc) or doc}]({xrefs.href(here, doc, fragment)})"
         if doc is not None:
             role = ("doc", f"{text} <{stem}>" if text else stem)
         elif path and ("/" in path or path.endswith((".md", ".rst", ".html"))):

@@ -593,14 +593,14 @@ class _Renderer:
             return targets.href(here, found.docname, found.anchor), found.title
         if kind == "doc":
             doc = targets.doc(here, target)
-            return None if doc is None else (targets.href(here, doc), targets.docs.get(doc, ""))
+            return None if doc is None else (targets.href(here, doc), targets.doc_title(doc))
         if kind in PY_ROLES or kind == "mod":
             module = str(node.get("module", ""))
             hit = targets.python(kind, target, module, list(node.get("classes", ())))
         elif kind == "option":
             hit = targets.option(target, str(node.get("program", "")))
         else:
-            hit = targets.objects.get((kind, std_object_name(kind, target)))
+            hit = targets.object(kind, std_object_name(kind, target))
         if hit is None or (hit[0] == here and hit[1] not in self.ids):
             return None
         return targets.href(here, hit[0], hit[1]), ""

@@ -22,7 +22,13 @@ from typing import Any
 from tools.sources.mdx import Page
 from tools.sources.rst import RstOptions, parse_rst
 from tools.sources.site import repository_root
-from tools.sources.sphinx_xrefs import PageTargets, XrefTargets, merge_targets, scan_page
+from tools.sources.sphinx_xrefs import (
+    PageTargets,
+    XrefTargets,
+    merge_targets,
+    recording_xref_uses,
+    scan_page,
+)
 
 log = logging.getLogger(__name__)
 
@@ -353,12 +359,9 @@ class SphinxSite:
         path = self.root / rel_path
         if text is None:
             text = path.read_text(encoding="utf-8", errors="replace")
-        options = replace(self.options, xrefs=self.xrefs)
-        if self.is_myst(rel_path):
-            from tools.sources.myst import myst_config, parse_myst
-
-            return parse_myst(rel_path, text, options, myst_config(self.config.myst), path)
-        return parse_rst(rel_path, text, options, source_path=path)
+        return parse_page(
+            rel_path, text, replace(self.options, xrefs=self.xrefs), self.config, path
+        )
 
     def navigation(self, pages: Mapping[str, Page]) -> Navigation:
         """Toctree children of each page and the pages reachable from the root document."""
@@ -467,16 +470,29 @@ def read_sphinx_page(rel: str, text: str, root: Path, xrefs: XrefTargets | None 
     Module-level (worker processes get it by name); conf.py is read once per folder and
     change (`sphinx_options`). `xrefs` are the site's targets (`SphinxSite.scan`, carried by
     the site profile): with them cross-references become links, without them text.
-    `page.meta` carries `toctrees`, `orphan`, `includes`, `warnings`.
+    `page.meta` carries `toctrees`, `orphan`, `includes`, `warnings`, and `lookups`: the
+    targets its references looked up, with what each found (`recording_xref_uses`).
     """
     options = sphinx_options(root)
     if xrefs is not None:
         options = replace(options, xrefs=xrefs)
-    config = sphinx_config(root)
-    lower = rel.lower()
-    # A notebook comes here as its Markdown (tools/sources/readers.py `read_notebook`).
-    if lower.endswith(".ipynb") or (config.reads_myst and lower.endswith((".md", ".markdown"))):
-        from tools.sources.myst import myst_config, parse_myst
+    return parse_page(rel, text, options, sphinx_config(root), root / rel)
 
-        return parse_myst(rel, text, options, myst_config(config.myst), root / rel)
-    return parse_rst(rel, text, options, source_path=root / rel)
+
+def parse_page(rel: str, text: str, options: RstOptions, config: SphinxConfig, path: Path) -> Page:
+    """A source file's page: MyST for Markdown where the site reads it (and notebooks), else rst.
+
+    `page.meta["lookups"]` holds the targets its references looked up (`recording_xref_uses`).
+    """
+    lower = rel.lower()
+    with recording_xref_uses() as uses:
+        # A notebook comes here as its Markdown (tools/sources/readers.py `read_notebook`).
+        if lower.endswith(".ipynb") or (config.reads_myst and lower.endswith((".md", ".markdown"))):
+            from tools.sources.myst import myst_config, parse_myst
+
+            page = parse_myst(rel, text, options, myst_config(config.myst), path)
+        else:
+            page = parse_rst(rel, text, options, source_path=path)
+    if uses:
+        page.meta["lookups"] = uses
+    return page

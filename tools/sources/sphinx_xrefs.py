@@ -28,10 +28,14 @@ label, file name or role text can turn into another scheme or another site.
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import quote
 
 from docutils import nodes
@@ -47,7 +51,14 @@ from tools.sources.rst_sphinx import (
     std_object_name,
 )
 
-__all__ = ["PY_ROLES", "PageTargets", "XrefTargets", "merge_targets", "scan_page"]
+__all__ = [
+    "PY_ROLES",
+    "PageTargets",
+    "XrefTargets",
+    "merge_targets",
+    "recording_xref_uses",
+    "scan_page",
+]
 
 # Python domain directives (also under `py:`) and the autodoc ones, as rst_sphinx registers them.
 _PY_DIRECTIVES = frozenset(
@@ -68,6 +79,33 @@ _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
 _TITLE_ROLE = re.compile(r":[\w:+.-]+:(?=`)")
 _TITLE_MARKUP = re.compile(r"``|(?<!\w)[*`]+|[*`]+(?!\w)|`_{1,2}|\|")
 _EXPLICIT_TARGET = re.compile(r"^(.+?)\s*<(.*?)>$")
+
+
+# The targets the page being read looked up, each with what it found (`recording_xref_uses`).
+_USES: ContextVar[dict[str, str] | None] = ContextVar("xref_uses", default=None)
+
+
+@contextmanager
+def recording_xref_uses() -> Iterator[dict[str, str]]:
+    """Collect every target a page's references look up while it is read, with what each found.
+
+    Why: a bare `:ref:` shows its section's title and a `:doc:` its page's, so a page shows
+    text that lives on other pages. When a label's title changes, or a target appears, moves or
+    goes, the pages that looked it up must be read again though their own files did not change
+    (`XrefTargets.uses_changed`, asked by the index's sync). Lookups that found nothing count
+    too: a reference shown as text becomes a link once its target exists.
+    """
+    uses: dict[str, str] = {}
+    token = _USES.set(uses)
+    try:
+        yield uses
+    finally:
+        _USES.reset(token)
+
+
+def _found(value: object) -> str:
+    """A short, stable fingerprint of what a lookup found (None included)."""
+    return hashlib.sha1(repr(value).encode()).hexdigest()[:12]
 
 
 @dataclass(frozen=True)
@@ -113,7 +151,47 @@ class XrefTargets:
 
     def label(self, target: str) -> Label | None:
         """The label a `:ref:` names (labels are case-insensitive)."""
-        return self.labels.get(nodes.fully_normalize_name(target))
+        return self._lookup("label", nodes.fully_normalize_name(target))
+
+    def doc_title(self, doc: str) -> str:
+        """A document's first title ("" when it has none or is unknown)."""
+        return self._lookup("doc", doc) or ""
+
+    def object(self, kind: str, name: str) -> tuple[str, str] | None:
+        """(document, id) of a described object by its kind and name."""
+        return self._lookup("object", f"{kind}\t{name}")
+
+    def _lookup(self, table: str, key: str) -> Any:
+        """One entry of a table (`label`, `doc`, `object`), noted for the page being read."""
+        value = self._table(table, key)
+        uses = _USES.get()
+        if uses is not None:
+            uses[f"{table}\t{key}"] = _found(value)
+        return value
+
+    def _table(self, table: str, key: str) -> Any:
+        """An entry as it is now (None when absent): what `_lookup` reads and `uses_changed` checks."""
+        if table == "label":
+            return self.labels.get(key)
+        if table == "doc":
+            return self.docs.get(key)
+        if table == "object":
+            kind, _, name = key.partition("\t")
+            return self.objects.get((kind, name))
+        if table == "tail":
+            found = [
+                v for (kind, name), v in self.objects.items() if kind == "py" and name.endswith(key)
+            ]
+            return found[0] if len(found) == 1 else None
+        return None
+
+    def uses_changed(self, uses: Mapping[str, str]) -> bool:
+        """Whether any lookup a page made (`recording_xref_uses`) would now find something else."""
+        for use, fingerprint in uses.items():
+            table, _, key = use.partition("\t")
+            if _found(self._table(table, key)) != fingerprint:
+                return True
+        return False
 
     def doc(self, from_doc: str, target: str) -> str | None:
         """The document a `:doc:` names: relative to the linking page, or from the root with `/`."""
@@ -125,7 +203,7 @@ class XrefTargets:
         path = posixpath.normpath(path)
         if path.startswith(("../", "/")) or path == "..":
             return None
-        return path if path in self.docs else None
+        return path if self._lookup("doc", path) is not None else None
 
     def python(
         self, role: str, target: str, module: str, classes: Sequence[str]
@@ -135,16 +213,10 @@ class XrefTargets:
         A leading `.` searches every object whose dotted name ends so (when only one does).
         """
         if role == "mod":
-            return self.objects.get(("module", target))
+            return self.object("module", target)
         target = target.removesuffix("()")
         if target.startswith("."):
-            tail = "." + target.lstrip(".")
-            found = [
-                v
-                for (kind, name), v in self.objects.items()
-                if kind == "py" and name.endswith(tail)
-            ]
-            return found[0] if len(found) == 1 else None
+            return self._lookup("tail", "." + target.lstrip("."))
         scope = ".".join(classes)
         candidates = [target]
         if scope:
@@ -154,7 +226,7 @@ class XrefTargets:
             if scope:
                 candidates.append(f"{module}.{scope}.{target}")
         for name in candidates:
-            hit = self.objects.get(("py", name))
+            hit = self.object("py", name)
             if hit is not None:
                 return hit
         return None
@@ -168,7 +240,7 @@ class XrefTargets:
         names = [target, re.split(r"[=\[]", target, maxsplit=1)[0]]
         for prog in dict.fromkeys((program, "")):
             for name in names:
-                hit = self.objects.get(("option", f"{prog} {name}".strip()))
+                hit = self.object("option", f"{prog} {name}".strip())
                 if hit is not None:
                     return hit
         return None
