@@ -38,11 +38,15 @@ _LANGUAGE_BLOCK_RE = re.compile(r":::(python|js|ts|javascript|typescript)")
 # when nested) and its closing line (`:::`).
 _ADMONITION_OPEN_RE = re.compile(r"^(:{3,})([A-Za-z][\w-]*)(?:\[(.*?)\]|\s+(.*?))?\s*(\{.*\})?$")
 _ADMONITION_CLOSE_RE = re.compile(r"^:{3,}$")
-# An attribute list at a heading's end (`## Title {#id}`, `{ #id .class }`, `{: #id }`).
-_HEADING_ATTRS_RE = re.compile(
-    r"\s*\{:?\s*((?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))(?:\s+(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)))*)\s*\}\s*$"
+# An attribute list at a heading's end (`## Title {#id}`, `{ #id .class }`, `{: id="x" }`):
+# Python-Markdown attr_list's `HEADER_RE`; its content is read by `parse_attr_list`. The space
+# before the brace may go when the list starts with `#` (Docusaurus writes `## Title{#id}`).
+_HEADING_ATTRS_RE = re.compile(r"(?:[ \t]+\{:?[ ]*([^}\n ][^\n]*)|\{:?[ ]*(#[^\n]*))\}[ \t]*$")
+# attr_list's `_scanner`: `key="value"`, `key='value'`, `key=value`, a word (`#id`, `.class`,
+# a bare attribute), spaces between.
+_ATTR_TOKEN_RE = re.compile(
+    r"""([^ =}]+)="(.*?)"|([^ =}]+)='(.*?)'|([^ =}]+)=([^ =}]+)|([^ =}]+)| """
 )
-_ATTR_ID_RE = re.compile(r"(?:^|\s)#([\w:.-]+)")
 # `[text][ref]` / `[text][]` (reference links; autorefs name a Python object), and a reference
 # definition line `[ref]: url`.
 _REF_LINK_RE = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\[([^\[\]]*)\]")
@@ -157,7 +161,7 @@ def plain_heading(heading: str, collapse: bool = True) -> str:
     the punctuation, as the generators do. `collapse=False` keeps runs of spaces, which some
     slug rules turn into one hyphen each (github-slugger).
     """
-    text = _HEADING_ATTRS_RE.sub("", heading)
+    text = split_heading_attrs(heading)[0]
     text = _REF_LINK_RE.sub(lambda m: m.group(2), text)
     text = _INLINE_LINK_RE.sub(lambda m: m.group(1), text)
     text = _HTML_TAG_RE.sub("", text)
@@ -166,13 +170,52 @@ def plain_heading(heading: str, collapse: bool = True) -> str:
     return re.sub(r"\s+", " ", text).strip() if collapse else text.strip()
 
 
+def parse_attr_list(content: str) -> list[tuple[str, str | None]] | None:
+    """An attribute list's pairs as Python-Markdown's attr_list reads them, or None if it is none.
+
+    `#x` gives `("id", "x")`, `.x` gives `(".", "x")`, a bare word `(word, None)`. Text the
+    grammar cannot read before a `}` makes it no attribute list (attr_list's strict mode: the
+    braces then stay as text); other unreadable text is skipped, as attr_list does.
+    """
+    pairs: list[tuple[str, str | None]] = []
+    pos = 0
+    while pos < len(content):
+        m = _ATTR_TOKEN_RE.match(content, pos)
+        if m is None or m.end() == pos:
+            return None if "}" in content[pos:] else pairs
+        pos = m.end()
+        if m.group(1) is not None:
+            pairs.append((m.group(1), m.group(2)))
+        elif m.group(3) is not None:
+            pairs.append((m.group(3), m.group(4)))
+        elif m.group(5) is not None:
+            pairs.append((m.group(5), m.group(6)))
+        elif m.group(7) is not None:
+            word = m.group(7)
+            if word.startswith("#"):
+                pairs.append(("id", word[1:]))
+            elif word.startswith("."):
+                pairs.append((".", word[1:]))
+            else:
+                pairs.append((word, None))
+    return pairs
+
+
+def attr_list_id(pairs: list[tuple[str, str | None]]) -> str:
+    """The id an attribute list sets (`#x` or `id=x`; the last one wins, as in attr_list), or ``."""
+    ids = [v for k, v in pairs if k == "id" and v]
+    return ids[-1] if ids else ""
+
+
 def split_heading_attrs(heading: str) -> tuple[str, str]:
     """A heading's text and the explicit id of its attribute list (`## Title {#id}`), or ``."""
     m = _HEADING_ATTRS_RE.search(heading)
     if not m:
         return heading, ""
-    ids = _ATTR_ID_RE.findall(m.group(1))
-    return heading[: m.start()].rstrip(), ids[0] if ids else ""
+    pairs = parse_attr_list((m.group(1) or m.group(2)).rstrip(" "))
+    if pairs is None:
+        return heading, ""
+    return heading[: m.start()].rstrip().rstrip("#").rstrip(), attr_list_id(pairs)
 
 
 def resolve_reference_links(text: str) -> str:

@@ -33,7 +33,14 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from tools.sources.mdx import Page, Section, parse_markdown, split_frontmatter
+from tools.sources.mdx import (
+    Page,
+    Section,
+    attr_list_id,
+    parse_attr_list,
+    parse_markdown,
+    split_frontmatter,
+)
 from tools.sources.site import may_include, note_read
 
 log = logging.getLogger(__name__)
@@ -65,7 +72,6 @@ _SNIPPET_SECTION_RE = re.compile(r"-{1,}8<-{1,}[ \t]*\[(start|end):([\w-]+)\]")
 # Empty anchors `[](){#id}`, a standalone attribute line `{#id}` / `{: .class }`.
 _EMPTY_ANCHOR_RE = re.compile(r"\[\]\(\)\{:?[ \t]*#([\w:.-]+)[^}]*\}")
 _ATTR_LINE_RE = re.compile(r"^[ \t]*\{:?[ \t]*([^{}]*)\}[ \t]*$")
-_ATTR_ID_RE = re.compile(r"(?:^|\s)#([\w:.-]+)")
 # A trailing or inline attribute list after a link, image, span or paragraph: `{ .md-button }`.
 _INLINE_ATTRS_RE = re.compile(
     r"(?<=[)\]`*\w.!?:])\{:?[ \t]*(?:[.#][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[\w.-]+))(?:[ \t]+(?:[.#][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[\w.-]+)))*[ \t]*\}"
@@ -484,7 +490,10 @@ def _rewrite_prose(line: str) -> str:
     line = _EMPTY_ANCHOR_RE.sub(lambda m: f"{_ID_MARK}{m.group(1)}\u2063", line)
     attrs = _ATTR_LINE_RE.match(line)
     if attrs and (attrs.group(1).strip().startswith(("#", ".")) or "=" in attrs.group(1)):
-        return "".join(f"{_ID_MARK}{i}\u2063" for i in _ATTR_ID_RE.findall(attrs.group(1)))
+        pairs = parse_attr_list(attrs.group(1))
+        if pairs is not None:
+            found = attr_list_id(pairs)
+            return f"{_ID_MARK}{found}\u2063" if found else ""
     if "{" in line and not line.lstrip().startswith("#"):
         line = _INLINE_ATTRS_RE.sub("", line)
     if ":" in line:

@@ -1,0 +1,43 @@
+"""Markdown syntax read the way Python-Markdown and CommonMark read it (attr_list, code, links)."""
+
+from __future__ import annotations
+
+from tools.sources.mdx import parse_attr_list
+from tools.sources.mkdocs import parse_mkdocs
+
+
+def _sections(text: str) -> list[tuple[str, str, tuple[str, ...], str]]:
+    return [(s.heading, s.anchor, s.ids, s.text) for s in parse_mkdocs("p.md", text).sections]
+
+
+def test_attr_list_ids_written_as_key_value_and_bare_attributes() -> None:
+    text = (
+        "# T\n\n"
+        '### 9.7.6 <small>March 19, 2026</small> { id="9.7.6" }\n\na\n\n'
+        "### Navigation path <small>Breadcrumbs</small> { id=navigation-path }\n\nb\n\n"
+        "### Changes to `*.html` files { data-search-exclude }\n\nc\n\n"
+        "### Changes to `*.html` files { data-search-exclude }\n\nd\n"
+        "{ id='p1' }\n\n"
+        "## X {#a #b}\n\n"
+        "## Z {x} y}\n"
+    )
+    got = {(h, a) for h, a, _, _ in _sections(text)}
+    assert ("9.7.6 March 19, 2026", "9.7.6") in got
+    assert ("Navigation path Breadcrumbs", "navigation-path") in got
+    assert ("Changes to `*.html` files", "changes-to-html-files") in got
+    assert ("Changes to `*.html` files", "changes-to-html-files_1") in got
+    assert ("X", "b") in got  # the last id wins, as in attr_list
+    assert ("Z {x} y}", "z-x-y") in got  # a stray `}`: no attribute list
+    assert any("p1" in ids for _, _, ids, _ in _sections(text))
+
+
+def test_attr_list_grammar() -> None:
+    assert parse_attr_list("#a .b c=d e=\"f g\" h='i' j") == [
+        ("id", "a"),
+        (".", "b"),
+        ("c", "d"),
+        ("e", "f g"),
+        ("h", "i"),
+        ("j", None),
+    ]
+    assert parse_attr_list("x} y") is None
