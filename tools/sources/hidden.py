@@ -213,6 +213,16 @@ def _code_span_ranges(text: str) -> list[tuple[int, int]]:
     return ranges
 
 
+def mask_code(text: str) -> str:
+    """Markdown `text` with its fenced code and inline code spans masked (same length, FILL).
+
+    Where a Markdown pattern may match only outside code, it is searched in this text and its
+    positions used on the original.
+    """
+    masked = _mask(text, _fenced_ranges(text))
+    return _mask(masked, _code_span_ranges(masked))
+
+
 def _tag_end(text: str, start: int, breaks: list[int]) -> int:
     """Where the tag at `start` ends; `start` when it is none (unclosed, or odd attribute names)."""
     tag = _scan_tag(text, start)

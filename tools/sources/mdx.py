@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from tools.sources.hidden import mask_code
 from tools.sources.slugs import Anchors, mintlify
 
 log = logging.getLogger(__name__)
@@ -408,6 +409,19 @@ def _html_tag_text(m: re.Match[str]) -> str:
     return ""
 
 
+def drop_comments(body: str) -> str:
+    """HTML and MDX comments removed outside code: in a code sample a comment is its text."""
+    if "<!--" not in body and "{/*" not in body:
+        return body
+    out: list[str] = []
+    pos = 0
+    for m in _HTML_COMMENT_RE.finditer(mask_code(body)):
+        out.append(body[pos : m.start()])
+        pos = m.end()
+    out.append(body[pos:])
+    return "".join(out)
+
+
 def drop_embedded_html(body: str) -> str:
     """Embedded media, drawings and scripts (`<svg>…</svg>`, `<iframe … />`) removed, outside code."""
     if "<" not in body:
@@ -431,8 +445,10 @@ def _clean_prose(line: str) -> str:
             return f"**{title}** " if title else ""
         return ""
 
-    line = _JSX_TAG_RE.sub(repl, line)
-    return line
+    parts = _INLINE_CODE_SPLIT_RE.split(line)
+    for i in range(0, len(parts), 2):  # code spans (odd parts) keep their `<placeholder>`
+        parts[i] = _JSX_TAG_RE.sub(repl, parts[i])
+    return "".join(parts)
 
 
 # `import Name from '/snippets/x.mdx'` (MDX), and where `<Name />` puts that file's content.
@@ -491,7 +507,7 @@ def parse_markdown(
 
 def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
     meta, body = read_frontmatters(text.replace("\r\n", "\n"))
-    body = _HTML_COMMENT_RE.sub("", body)
+    body = drop_comments(body)
     body = drop_embedded_html(body)
     body = resolve_language_blocks(body, language)
     body = resolve_reference_links(body)

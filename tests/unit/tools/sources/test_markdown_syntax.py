@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tools.sources.mdx import parse_attr_list
+from tools.sources.mdx import parse_attr_list, parse_markdown
 from tools.sources.mkdocs import parse_mkdocs
 
 
@@ -41,3 +41,18 @@ def test_attr_list_grammar() -> None:
         ("j", None),
     ]
     assert parse_attr_list("x} y") is None
+
+
+def test_a_comment_in_code_is_code_and_one_in_prose_is_hidden() -> None:
+    text = (
+        "# T\n\n```html\n<!-- material/tags custom-id -->\n```\n\n"
+        "Prose <!-- hidden --> and `<!-- shown -->`.\n"
+    )
+    body = parse_markdown("p.md", text).body
+    assert "```html\n<!-- material/tags custom-id -->\n```" in body
+    assert "hidden" not in body and "`<!-- shown -->`" in body
+
+
+def test_a_placeholder_in_inline_code_is_kept() -> None:
+    body = parse_markdown("p.mdx", 'Run `uv build <SRC>` now. <Tab title="A">x</Tab>\n').body
+    assert "`uv build <SRC>`" in body and "**A** x" in body and "<Tab" not in body
