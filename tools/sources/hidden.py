@@ -273,7 +273,7 @@ def _comment_ranges(masked: str, markdown: bool) -> list[tuple[int, int]]:
 _REF_DEF_RE = re.compile(
     r"^ {0,3}\[((?:[^\]\\\n]|\\.)+)\]:[ \t]*(<[^>\n]*>|\S*)[ \t]*(.*)$", re.MULTILINE
 )
-_EMPTY_DESTINATIONS = frozenset({"", "#", "<>", "<#>"})
+_EMPTY_DESTINATIONS = frozenset({"#", "<>", "<#>"})
 
 
 def _label(text: str) -> str:
@@ -291,18 +291,34 @@ def _link_title_edits(masked: str) -> list[tuple[int, int, str]]:
     return [(m.start(), m.end(), m.group(1) + ")") for m in _LINK_TITLE_RE.finditer(masked)]
 
 
+def _may_start_definition(text: str, m: re.Match[str], before: re.Match[str] | None) -> bool:
+    """A definition cannot interrupt a paragraph: the line before it is blank, a heading or one."""
+    start = text.rfind("\n", 0, max(m.start() - 1, 0)) + 1 if m.start() else 0
+    previous = text[start : max(m.start() - 1, 0)] if m.start() else ""
+    if not previous.strip() or previous.lstrip().startswith("#"):
+        return True
+    return before is not None and before.end() >= m.start() - 1
+
+
 def _ref_def_edits(masked: str) -> list[tuple[int, int, str]]:
     """Edits for reference definitions, which a renderer never shows.
 
-    `[//]: # (…)` (any label, an empty or `#` destination) is the Markdown comment idiom: removed.
-    A definition no link uses is removed whole; a used one keeps its label and URL but loses its
-    title (shown only as a tooltip).
+    `[//]: # (…)` (any label, an empty `<>` or `#` destination) is the Markdown comment idiom:
+    removed. A definition no link uses is removed whole; a used one keeps its label and URL but
+    loses its title (shown only as a tooltip). As in CommonMark, a line without a destination
+    (`[label]:`) or one that would interrupt a paragraph is no definition: it is text.
     """
     edits: list[tuple[int, int, str]] = []
-    defs = list(_REF_DEF_RE.finditer(masked))
+    defs = [m for m in _REF_DEF_RE.finditer(masked) if m.group(2)]
+    defs = [
+        m
+        for i, m in enumerate(defs)
+        if _may_start_definition(masked, m, defs[i - 1] if i else None)
+    ]
     if not defs:
         return edits
-    outside = _REF_DEF_RE.sub("", masked).lower()
+    kept = [0, *(i for m in defs for i in m.span()), len(masked)]
+    outside = "".join(masked[kept[i] : kept[i + 1]] for i in range(0, len(kept), 2)).lower()
     for m in defs:
         label, dest, title = m.group(1), m.group(2), m.group(3).strip()
         end = m.end() + 1 if masked[m.end() : m.end() + 1] == "\n" else m.end()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tools.sources.hidden import strip_hidden
 from tools.sources.mdx import parse_attr_list, parse_markdown
 from tools.sources.mkdocs import parse_mkdocs
 
@@ -56,3 +57,16 @@ def test_a_comment_in_code_is_code_and_one_in_prose_is_hidden() -> None:
 def test_a_placeholder_in_inline_code_is_kept() -> None:
     body = parse_markdown("p.mdx", 'Run `uv build <SRC>` now. <Tab title="A">x</Tab>\n').body
     assert "`uv build <SRC>`" in body and "**A** x" in body and "<Tab" not in body
+
+
+def test_a_label_line_ending_a_paragraph_is_text_not_a_definition() -> None:
+    text = (
+        "Add the following CSS to an\n[additional style sheet]:\n\n```css\nx\n```\n\n"
+        "[additional style sheet]: ../customization.md\n"
+        "Para\n[b]: https://b.example\n\nuse [b]\n\n[//]: # (a comment)\n[c]: <>\n"
+    )
+    out = strip_hidden(text)
+    assert "Add the following CSS to an\n[additional style sheet]:\n" in out
+    assert "[additional style sheet]: ../customization.md" in out  # used: kept for the link
+    assert "Para\n[b]: https://b.example\n" in out  # interrupts no paragraph: text
+    assert "a comment" not in out and "[c]" not in out
