@@ -147,6 +147,12 @@ _TAG_START_RE = re.compile(r"<[A-Za-z]")
 _STRICT_ATTR_RE = re.compile(r"[A-Za-z_:@][\w.:-]*")
 _PARAGRAPH_BREAK_RE = re.compile(r"\n[ \t]*\n")
 _ESCAPED_RE = re.compile(r"\\+[<\[{]")
+# CommonMark autolinks (`<https://x.org/a>`, `<me@x.org>`): a link, never a tag.
+_AUTOLINK_RE = re.compile(
+    r"<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>"
+    r"|<[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*>"
+)
 FILL = "x"  # what code and comments look like to the tokenizer: no markup character, same length
 
 
@@ -624,6 +630,8 @@ def _strip_markup(body: str, markdown: bool) -> str:
         # `\\<` and `\\[` are literal characters in Markdown: nothing they start is markup.
         if "\\" in masked:
             masked = _ESCAPED_RE.sub(_mask_escaped, masked)
+        if "<" in masked:
+            masked = _AUTOLINK_RE.sub(lambda m: FILL * len(m.group(0)), masked)
     if "<" not in masked and "{/*" not in masked and "]" not in masked:
         return body  # no markup outside code: most pages of most folders
     comments = _comment_ranges(masked, markdown)

@@ -70,3 +70,10 @@ def test_a_label_line_ending_a_paragraph_is_text_not_a_definition() -> None:
     assert "[additional style sheet]: ../customization.md" in out  # used: kept for the link
     assert "Para\n[b]: https://b.example\n" in out  # interrupts no paragraph: text
     assert "a comment" not in out and "[c]" not in out
+
+
+def test_an_autolink_is_a_link_not_a_tag() -> None:
+    text = "See <https://example.com/a?b=c> now, mail <foo@bar.example.com>. <span title='t'>y</span>\n"
+    out = strip_hidden(text)
+    assert "<https://example.com/a?b=c>" in out and "<foo@bar.example.com>" in out
+    assert "<span>y</span>" in out  # a tag is still tidied
