@@ -14,6 +14,7 @@ whose target is a name, not a URL (`[BaseModel][pkg.BaseModel]`, autorefs), show
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 from collections.abc import Callable
@@ -451,6 +452,21 @@ def _clean_prose(line: str) -> str:
     return "".join(parts)
 
 
+def decode_entities(line: str) -> str:
+    """Character references (`&lt;`, `&mdash;`, `&#8212;`) as the characters the site shows.
+
+    Run after tags are read, so `&lt;div&gt;` stays text; code spans keep theirs (code shows
+    `&amp;` as written).
+    """
+    if "&" not in line:
+        return line
+    parts = _INLINE_CODE_SPLIT_RE.split(line)
+    for i in range(0, len(parts), 2):
+        if "&" in parts[i]:
+            parts[i] = html.unescape(parts[i])
+    return "".join(parts)
+
+
 # `import Name from '/snippets/x.mdx'` (MDX), and where `<Name />` puts that file's content.
 _MDX_IMPORT_RE = re.compile(
     r"""^import[ \t]+([A-Za-z_]\w*)[ \t]+from[ \t]+['"]([^'"\n]+\.mdx?)['"];?[ \t]*$""", re.M
@@ -551,13 +567,13 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
             flush()
             source, explicit = split_heading_attrs(h.group(2))
             source = _clean_prose(source)
-            heading = plain_heading(source).strip("*").strip()
-            slug_text = plain_heading(source, collapse=False).strip("*").strip()
+            heading = decode_entities(plain_heading(source).strip("*").strip())
+            slug_text = decode_entities(plain_heading(source, collapse=False).strip("*").strip())
             anchor = anchors.take(explicit) if explicit else anchors.heading(slug_text)
             current = Section(heading, len(h.group(1)), "", anchor)
             buf = []
             continue
-        cleaned = _clean_prose(raw)
+        cleaned = decode_entities(_clean_prose(raw))
         if raw.strip() and not cleaned.strip():
             continue  # a line that held only JSX tags
         buf.append(

@@ -77,3 +77,12 @@ def test_an_autolink_is_a_link_not_a_tag() -> None:
     out = strip_hidden(text)
     assert "<https://example.com/a?b=c>" in out and "<foo@bar.example.com>" in out
     assert "<span>y</span>" in out  # a tag is still tidied
+
+
+def test_entities_are_the_characters_the_site_shows_outside_code() -> None:
+    text = (
+        "# &lt;border&gt;\n\nthis&mdash;really &lt;div&gt; x&#8212;y `&amp;`\n\n```\n&amp;\n```\n"
+    )
+    section = parse_mkdocs("p.md", text).sections[0]
+    assert (section.heading, section.anchor) == ("<border>", "border")
+    assert section.text == "this—really <div> x—y `&amp;`\n\n```\n&amp;\n```"
