@@ -162,16 +162,18 @@ def _fenced_ranges(text: str) -> list[tuple[int, int]]:
     pos = 0
     start: int | None = None
     fence = ""
+    indent = 0
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\n")
         if start is None:
             m = _FENCE_OPEN_RE.match(body)
             if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
-                start, fence = pos, m.group(1)
+                start, fence, indent = pos, m.group(1), len(body) - len(body.lstrip())
         else:
             stripped = body.strip()
             run = len(stripped) - len(stripped.lstrip(fence[0]))
-            if run >= len(fence) and not stripped[run:].strip():
+            deeper = len(body) - len(body.lstrip()) >= indent + 4  # a line of the code
+            if run >= len(fence) and not stripped[run:].strip() and not deeper:
                 ranges.append((start, pos + len(line)))
                 start = None
         pos += len(line)

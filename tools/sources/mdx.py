@@ -552,6 +552,7 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
                 and m.group(2)[0] == fence[0]
                 and len(m.group(2)) >= len(fence)
                 and not raw.strip()[len(m.group(2)) :].strip()
+                and lead < fence_indent + 4  # deeper, it is a line of the code
             ):
                 fence = None
             continue

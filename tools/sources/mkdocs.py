@@ -412,6 +412,7 @@ def _title_line(indent: str, kind: str | None, title: str | None) -> list[str]:
 def _rewrite(lines: list[str], blocks_only: bool = False) -> list[str]:
     out: list[str] = []
     fence: str | None = None
+    fence_indent = 0
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -423,6 +424,7 @@ def _rewrite(lines: list[str], blocks_only: bool = False) -> list[str]:
                 and f.group(2)[0] == fence[0]
                 and len(f.group(2)) >= len(fence)
                 and not f.group(3).strip()
+                and _indent_of(line) < fence_indent + 4  # deeper, it is a line of the code
             ):
                 fence = None
                 out.append(line)
@@ -430,7 +432,7 @@ def _rewrite(lines: list[str], blocks_only: bool = False) -> list[str]:
                 out.append(line if blocks_only else _ANNOTATION_RE.sub("", line))
             continue
         if f:
-            fence = f.group(2)
+            fence, fence_indent = f.group(2), _indent_of(line)
             out.append(
                 line if blocks_only else f.group(1) + f.group(2) + _fence_language(f.group(3))
             )
@@ -479,7 +481,8 @@ def _fence_language(info: str) -> str:
         classes = re.findall(r"\.([\w+#-]+)", info)
         langs = [c for c in classes if c not in ("annotate", "no-copy", "copy")]
         return langs[0] if langs else ""
-    return info.split()[0].split("{")[0]
+    first = info.split()[0].split("{")[0]
+    return "" if "=" in first else first  # `title="x"` alone: attributes, no language
 
 
 def _rewrite_prose(line: str) -> str:

@@ -86,3 +86,15 @@ def test_entities_are_the_characters_the_site_shows_outside_code() -> None:
     section = parse_mkdocs("p.md", text).sections[0]
     assert (section.heading, section.anchor) == ("<border>", "border")
     assert section.text == "this—really <div> x—y `&amp;`\n\n```\n&amp;\n```"
+
+
+def test_a_fence_indented_four_more_is_code_and_attributes_alone_name_no_language() -> None:
+    text = (
+        "# T\n\n````markdown\n```\ncode\n    ````\n!!! note\n````\n\n"
+        "After <!-- hidden -->.\n\n"
+        '``` title="x"\ny\n```\n'
+    )
+    page = parse_mkdocs("p.md", strip_hidden(text))
+    blocks = [(c.language, c.code) for s in page.sections for c in s.code_blocks]
+    assert blocks == [("markdown", "```\ncode\n    ````\n!!! note"), ("", "y")]
+    assert "After ." in page.body and "hidden" not in page.body
