@@ -314,10 +314,12 @@ def _ref_def_edits(masked: str) -> list[tuple[int, int, str]]:
     `[//]: # (…)` (any label, an empty `<>` or `#` destination) is the Markdown comment idiom:
     removed. A definition no link uses is removed whole; a used one keeps its label and URL but
     loses its title (shown only as a tooltip). As in CommonMark, a line without a destination
-    (`[label]:`) or one that would interrupt a paragraph is no definition: it is text.
+    (`[label]:`) or one that would interrupt a paragraph is no definition: it is text, and so
+    is a footnote (`[^1]: text`).
     """
     edits: list[tuple[int, int, str]] = []
-    defs = [m for m in _REF_DEF_RE.finditer(masked) if m.group(2)]
+    # `[^x]: text` is a footnote (its text is shown), not a link reference definition.
+    defs = [m for m in _REF_DEF_RE.finditer(masked) if m.group(2) and m.group(1)[0] != "^"]
     defs = [
         m
         for i, m in enumerate(defs)

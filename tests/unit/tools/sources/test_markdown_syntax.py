@@ -98,3 +98,8 @@ def test_a_fence_indented_four_more_is_code_and_attributes_alone_name_no_languag
     blocks = [(c.language, c.code) for s in page.sections for c in s.code_blocks]
     assert blocks == [("markdown", "```\ncode\n    ````\n!!! note"), ("", "y")]
     assert "After ." in page.body and "hidden" not in page.body
+
+
+def test_a_footnote_keeps_its_text() -> None:
+    out = strip_hidden("Text[^1].\n\n[^1]: The data was collected.\n")
+    assert "The data was collected." in out
