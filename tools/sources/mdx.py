@@ -54,6 +54,9 @@ _ATTR_TOKEN_RE = re.compile(
 _REF_LINK_RE = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\[([^\[\]]*)\]")
 _REF_DEF_RE = re.compile(r"^ {0,3}\[([^\]]+)\]:\s+(\S+)")
 _REF_DEF_LINE_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]: +(\S+)", re.M)
+# A footnote's definition `[^note]: text` and reference `[^note]` (footnotes extension, GFM).
+_FOOTNOTE_DEF_RE = re.compile(r"^([ \t]*)\[\^([^\]\s]+)\]:[ \t]*", re.M)
+_FOOTNOTE_REF_RE = re.compile(r"\[\^([^\]\s]+)\]")
 # Inline markup dropped from a heading's text before its slug is taken.
 _INLINE_LINK_RE = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
 _HTML_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
@@ -250,6 +253,23 @@ def resolve_reference_links(text: str) -> str:
             continue
         lines = [ln for ln in chunk.split("\n") if not (defs and _REF_DEF_RE.match(ln))]
         out.append(_REF_LINK_RE.sub(repl, "\n".join(lines)))
+    return "".join(out)
+
+
+def resolve_footnotes(text: str) -> str:
+    """Footnotes as text: `[^1]: The note` reads `[1] The note` and a reference `[^1]` reads `[1]`.
+
+    A footnote is no reference definition: its text is shown (at the page's end), so it must not
+    be dropped with the definitions. Code is left alone.
+    """
+    if "[^" not in text:
+        return text
+    out: list[str] = []
+    for chunk, is_code in _split_code(text):
+        if not is_code:
+            chunk = _FOOTNOTE_DEF_RE.sub(r"\1[\2] ", chunk)
+            chunk = _FOOTNOTE_REF_RE.sub(r"[\1]", chunk)
+        out.append(chunk)
     return "".join(out)
 
 
@@ -526,7 +546,7 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
     body = drop_comments(body)
     body = drop_embedded_html(body)
     body = resolve_language_blocks(body, language)
-    body = resolve_reference_links(body)
+    body = resolve_reference_links(resolve_footnotes(body))
     anchors = Anchors(slug)
     title = str(meta.get("title") or "").strip()
     description = str(meta.get("description") or "").strip()

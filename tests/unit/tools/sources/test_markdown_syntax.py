@@ -103,3 +103,10 @@ def test_a_fence_indented_four_more_is_code_and_attributes_alone_name_no_languag
 def test_a_footnote_keeps_its_text() -> None:
     out = strip_hidden("Text[^1].\n\n[^1]: The data was collected.\n")
     assert "The data was collected." in out
+
+
+def test_footnote_definitions_are_text_not_reference_definitions() -> None:
+    text = "Text[^1] and [a][].\n\n[^1]: The data.\n\n[^2]:\n    Indented note.\n\n[a]: https://a.example\n"
+    body = parse_mkdocs("p.md", strip_hidden(text)).body
+    assert "Text[1] and [a](https://a.example)." in body
+    assert "[1] The data." in body and "Indented note." in body and "[^" not in body
