@@ -220,7 +220,7 @@ def split_heading_attrs(heading: str) -> tuple[str, str]:
     pairs = parse_attr_list((m.group(1) or m.group(2)).rstrip(" "))
     if pairs is None:
         return heading, ""
-    return heading[: m.start()].rstrip().rstrip("#").rstrip(), attr_list_id(pairs)
+    return heading[: m.start()].rstrip(), attr_list_id(pairs)
 
 
 def resolve_reference_links(text: str) -> str:
