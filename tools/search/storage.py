@@ -37,14 +37,15 @@ from tools.search.workers import Task, analysed
 from tools.sources.mdx import Section
 from tools.text import index_terms
 
-# 41: the files each page shows besides its own (`reads`: a page is read again when one
+# 42: pages read anew (readers fixed on unseen MkDocs, Sphinx and Docusaurus sites), and each
+# Sphinx page's target lookups kept (`lookups`: read again when a target changes). 41: the files each page shows besides its own (`reads`: a page is read again when one
 # changes). 40: pages read anew (Sphinx includes from the repository holding the docs, notebooks).
 # 39: pages read anew (Sphinx cross-references as links, MyST pages, inline HTML as text,
 # MkDocs include extensions, links to a folder's index page). 38: sections scored by tantivy
 # (tools/search/lexical.py): no postings table, a generation row. 37: pages read by their
 # site's profile (MkDocs, Sphinx, Docusaurus, built HTML: the site's URLs and anchors, extra
 # section ids, clean text). 36: the hardening branch's hidden-text change.
-SCHEMA_VERSION = 41
+SCHEMA_VERSION = 42
 # Searches read the file through a memory map (a quarter faster than read calls); syncs and the
 # one full scan that loads the scorer's arrays do not, so they do not map, and count as
 # resident, the whole file.
