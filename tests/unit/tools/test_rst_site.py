@@ -158,3 +158,30 @@ def test_read_the_docs_default_builder_is_html_and_its_conf_py_is_found(tmp_path
     assert site.page_dir == "html/"
     assert site.url_for("html/index.rst") == "https://x.test/index.html"
     assert site.is_page("html/index.rst") and not site.is_page("guide/options.rst")
+
+
+def test_conf_py_extensions_added_later_or_in_blocks_count(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text(
+        "extensions = ['sphinx.ext.autodoc']\n"
+        "extensions += ['sphinx.ext.intersphinx']\n"
+        "extensions.append('sphinx_copybutton')\n"
+        "if 'man' not in tags:\n"
+        "    extensions.extend(('myst_parser', 'sphinx_inline_tabs'))\n"
+        "else:\n"
+        "    exclude_patterns = ['man_only']\n"
+        "try:\n"
+        "    import furo\n"
+        "except ImportError:\n"
+        "    extensions.append('nbsphinx')\n"
+    )
+    config = read_conf(tmp_path / "conf.py")
+    assert config.extensions == (
+        "sphinx.ext.autodoc",
+        "sphinx.ext.intersphinx",
+        "sphinx_copybutton",
+        "myst_parser",
+        "sphinx_inline_tabs",
+        "nbsphinx",
+    )
+    assert config.reads_myst and ".md" in config.source_suffixes
+    assert config.exclude_patterns == ("man_only",)
