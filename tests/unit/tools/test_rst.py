@@ -506,6 +506,41 @@ Title
     assert not leftovers(page)
 
 
+def test_an_unknown_domain_directive_is_content_not_an_object() -> None:
+    page = parse_rst(
+        "x.rst",
+        """
+Title
+=====
+
+.. ext:example::
+
+    @click.command()
+    def hello():
+        click.echo("Hi")
+
+.. ext:run:: invoke(hello, args=["--count", "2"])
+
+.. ext:note:: Beware
+
+   Plain words here.
+
+.. js:function:: greet(name)
+
+   Says hello.
+""",
+        SPHINX,
+    )
+    # Only the Sphinx domain's object is a section; the extension's directives are its text.
+    assert [s.heading for s in page.sections] == ["Title", "greet(name)"]
+    assert page.sections[0].anchor == "title" and not page.sections[0].ids
+    text = page.sections[0].text
+    assert '```python\n@click.command()\ndef hello():\n    click.echo("Hi")\n```' in text
+    assert '```python\ninvoke(hello, args=["--count", "2"])\n```' in text
+    assert "**Beware:** Plain words here." in text
+    assert not leftovers(page)
+
+
 def test_orphan_field_and_meta_description_are_metadata() -> None:
     page = parse_rst(
         "o.rst",
