@@ -362,7 +362,7 @@ class _Converter:
                 )
                 parts.append(f"{_HEADING_MARK}{len(self.headings) - 1}\x00{section.heading}")
             if section.text:
-                parts.append(section.text)
+                parts.append(_escape_headings(section.text))
         return "\n\n".join(parts)
 
     @staticmethod
@@ -542,6 +542,32 @@ class _Converter:
         if xrefs is None or not shown:
             return shown or None
         return f"[{shown}]({xrefs.href(here, here, anchor)})"
+
+
+_ATX_LINE = re.compile(r"^( {0,3})(#{1,6}(?:[ \t]|$))")
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _escape_headings(markdown: str) -> str:
+    """Text of the rst reader with its `#` lines escaped, so that they stay paragraphs.
+
+    The rst reader's Markdown goes back into the page's Markdown stream, where a paragraph line
+    starting with `#` (a comment after a code example) would become a heading and cut the
+    section; in code blocks it stays as it is.
+    """
+    out: list[str] = []
+    fence = ""
+    for line in markdown.split("\n"):
+        opened = _FENCE_OPEN.match(line)
+        if fence:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = ""
+        elif opened:
+            fence = opened.group(1)
+        else:
+            line = _ATX_LINE.sub(r"\1\\\2", line)
+        out.append(line)
+    return "\n".join(out)
 
 
 def _code_fence(language: str, code: str) -> str:
