@@ -992,6 +992,10 @@ SPHINX_DIRECTIVES: dict[str, type[Directive]] = {
     "towncrier-draft-entries": Nothing,
     "testsetup": Nothing,
     "testcleanup": Nothing,
+    # Shown by Sphinx only with `show_authors = True` (default False).
+    "sectionauthor": Nothing,
+    "moduleauthor": Nothing,
+    "codeauthor": Nothing,
     "seealso": _labelled("See also"),
     "todo": _labelled("Todo"),
     "tab": Tab,
@@ -1045,6 +1049,14 @@ SPHINX_DIRECTIVES.update(
         "std:confval": StdObject,
         "std:program": Program,
     }
+)
+
+# Directives that only set something for the page (module, program, role) or are metadata:
+# no text of their own (the MyST reader shows them as nothing too).
+METADATA_DIRECTIVES = frozenset(
+    name
+    for name, handler in SPHINX_DIRECTIVES.items()
+    if handler in (Nothing, CurrentModule, ModuleDirective, Program, DefaultRole, MetaDirective)
 )
 
 _DIRECTIVE_NAME = re.compile(r"^[ \t]*\.\.[ \t]+([A-Za-z0-9][\w:+.-]*)[ \t]*::", re.MULTILINE)

@@ -301,3 +301,16 @@ def test_a_hash_line_in_eval_rst_stays_a_paragraph(site: tuple[Site, Path]) -> N
     body = page.sections[0].text
     assert "```python\n# a code comment\nx = 1\n```" in body
     assert "\\# And how it works on the command line:\n\nMore." in body
+
+
+def test_metadata_directives_show_nothing_and_set_the_module(site: tuple[Site, Path]) -> None:
+    profile, root = site
+    text = (
+        "# Page\n\n```{currentmodule} pkg.tools\n```\n\n```{sectionauthor} Jane <j@x.test>\n```\n\n"
+        "```{codeauthor} Jane\n```\n\n```{default-role} code\n```\n\nWords.\n\n"
+        "```{eval-rst}\n.. autofunction:: run\n\n   Runs.\n```\n"
+    )
+    page = read_page("meta.md", text.encode(), profile, root, "python")
+    assert page.sections[0].text == "Words."
+    assert [s.anchor for s in page.sections] == ["page", "pkg.tools.run"]
+    assert "**" not in page.body
