@@ -910,6 +910,19 @@ class ModuleDirective(_SphinxDirective):
         return [target]
 
 
+class AutoModule(ModuleDirective):
+    """`automodule`: autodoc writes a `py:module` (current module, `module-NAME`), then the content.
+
+    The module's docstring and `:members:` need an import (never done): the directive's own
+    content is what can be shown.
+    """
+
+    @override
+    def run(self) -> list[nodes.Node]:
+        out = super().run()
+        return out + list(self.parse_content(nodes.container()).children)
+
+
 class CurrentModule(_SphinxDirective):
     """`currentmodule`: sets the module later objects belong to (`None` clears it)."""
 
@@ -1040,6 +1053,7 @@ for _name in _PY_OBJECTS:
     SPHINX_DIRECTIVES[f"py:{_name}"] = PyObject
 for _name in _AUTODOC:
     SPHINX_DIRECTIVES[_name] = PyObject
+SPHINX_DIRECTIVES["automodule"] = AutoModule
 SPHINX_DIRECTIVES.update(
     {
         "py:module": ModuleDirective,

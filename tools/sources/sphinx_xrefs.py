@@ -383,10 +383,10 @@ def _object_targets(
 ) -> tuple[str, str]:
     """Record what one directive describes; returns the module and program in force after it."""
     base = directive.split(":", 1)[1] if directive.startswith(("py:", "std:")) else directive
-    if base in {"module", "currentmodule"}:
+    if base in {"module", "currentmodule", "automodule"}:
         scopes.clear()
         name = "" if arg == "None" else arg
-        if base == "module" and name and not _NO_INDEX.search(body):
+        if base != "currentmodule" and name and not _NO_INDEX.search(body):
             _add(page, taken, ("module", name), f"module-{name}")
         return name, program
     if base == "program":

@@ -541,6 +541,33 @@ Title
     assert not leftovers(page)
 
 
+def test_automodule_serves_the_module_id_and_sets_the_current_module() -> None:
+    from tools.sources.sphinx_xrefs import scan_page
+
+    text = """Register
+========
+
+.. automodule:: pkg.register
+    :members:
+
+    Extra words.
+
+.. autodata:: REGISTER
+    :no-value:
+
+    The registry.
+"""
+    page = parse_rst("x.rst", text, SPHINX)
+    assert [(s.heading, s.anchor, s.ids, s.text) for s in page.sections] == [
+        ("Register", "register", ("module-pkg.register",), "Extra words."),
+        ("pkg.register.REGISTER", "pkg.register.REGISTER", (), "The registry."),
+    ]
+    assert scan_page("x", text, SPHINX).objects == {
+        ("module", "pkg.register"): "module-pkg.register",
+        ("py", "pkg.register.REGISTER"): "pkg.register.REGISTER",
+    }
+
+
 def test_orphan_field_and_meta_description_are_metadata() -> None:
     page = parse_rst(
         "o.rst",
