@@ -636,8 +636,22 @@ class UnknownDirective(Labelled):
 
     What it does is unknown, so it describes no object: no section, no id. Its argument is a
     label (or a code block when it reads as code) and its content is shown: as a code block
-    when it reads as code (`code_language`), else parsed as reStructuredText.
+    when it reads as code (`code_language`), else parsed as reStructuredText. Options with a
+    value come first as `key: value` lines (`:keys: requires`, `:default: <empty list>`): an
+    extension shows them, and they are often what the directive is about; a flag without a
+    value (`:open:`) only switches how it is shown.
     """
+
+    def _options(self) -> nodes.line_block | None:
+        """The options that have a value, one `key: value` line each (inline markup read)."""
+        block = nodes.line_block()
+        for key, value in self.options.items():
+            if not isinstance(value, str) or not value.strip():
+                continue
+            text = f"{key}: {' '.join(value.split())}"
+            inline, _ = self.state.inline_text(text, self.lineno)
+            block += nodes.line(text, "", *inline)
+        return block if len(block) else None
 
     @override
     def run(self) -> list[nodes.Node]:
@@ -649,6 +663,9 @@ class UnknownDirective(Labelled):
         node["label"] = "" if argument_language else argument
         if argument_language:
             node += code_block(argument, argument_language)
+        shown = self._options()
+        if shown is not None:
+            node += shown
         if body_language:
             node += code_block(body.strip("\n"), body_language)
         else:

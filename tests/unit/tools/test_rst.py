@@ -541,6 +541,23 @@ Title
     assert not leftovers(page)
 
 
+def test_an_unknown_directive_shows_its_options_with_values() -> None:
+    text = """Title
+=====
+
+.. conf::
+    :keys: requires
+    :default: <empty list>
+    :hidden:
+
+    Dependencies that must be *satisfied*.
+"""
+    page = parse_rst("x.rst", text, SPHINX)
+    assert page.sections[0].text == (
+        "keys: requires\ndefault: <empty list>\n\nDependencies that must be *satisfied*."
+    )
+
+
 def test_automodule_serves_the_module_id_and_sets_the_current_module() -> None:
     from tools.sources.sphinx_xrefs import scan_page
 
