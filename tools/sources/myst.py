@@ -39,7 +39,13 @@ from mdit_py_plugins.myst_blocks import myst_block_plugin
 from tools.sources.hidden import strip_hidden
 from tools.sources.mdx import Page, parse_markdown
 from tools.sources.rst import _ADMONITION_LABELS, _relative, _Renderer, parse_rst
-from tools.sources.rst_sphinx import _VERSION_LABELS, REFUSED_INCLUDE, RstOptions, include_root
+from tools.sources.rst_sphinx import (
+    _VERSION_LABELS,
+    METADATA_DIRECTIVES,
+    REFUSED_INCLUDE,
+    RstOptions,
+    include_root,
+)
 from tools.sources.site import may_include, note_read
 from tools.sources.slugs import docutils_id
 from tools.sources.sphinx_xrefs import Label, PageTargets, XrefTargets
@@ -214,6 +220,9 @@ class _Converter:
         self.headings: list[_Heading] = []
         self.labels: list[str] = []  # waiting for the next heading
         self.meta: dict[str, Any] = {}
+        # `currentmodule` / `program` in force (set by `{module}`, `{currentmodule}`,
+        # `{program}`): each rst fragment is parsed on its own, so it is told them first.
+        self.context: dict[str, str] = {}
 
     # -- blocks ---------------------------------------------------------------------------
 
@@ -317,6 +326,12 @@ class _Converter:
             return self.include(arg, depth)
         if base in _SKIPPED:
             return str(options.get("alt", ""))
+        if base in METADATA_DIRECTIVES or name in METADATA_DIRECTIVES:
+            if base in ("module", "currentmodule", "program"):
+                self.context["program" if base == "program" else "currentmodule"] = (
+                    arg.strip() or "None"
+                )
+            return ""
         inner = self.convert(content, depth + 1).strip("\n") if content.strip() else ""
         label = self.label(base, arg, options)
         if label is None:
@@ -350,7 +365,8 @@ class _Converter:
 
     def rst(self, text: str) -> str:
         """The Markdown of rst text read by the rst reader; its toctrees, includes and ids kept."""
-        page = parse_rst(self.rel, text, self.options, source_path=self.source_path)
+        context = "".join(f".. {name}:: {value}\n\n" for name, value in self.context.items())
+        page = parse_rst(self.rel, context + text, self.options, source_path=self.source_path)
         for key in ("toctrees", "includes", "warnings"):
             if page.meta.get(key):
                 self.meta.setdefault(key, []).extend(page.meta[key])
@@ -362,7 +378,7 @@ class _Converter:
                 )
                 parts.append(f"{_HEADING_MARK}{len(self.headings) - 1}\x00{section.heading}")
             if section.text:
-                parts.append(section.text)
+                parts.append(_escape_headings(section.text))
         return "\n\n".join(parts)
 
     @staticmethod
@@ -542,6 +558,32 @@ class _Converter:
         if xrefs is None or not shown:
             return shown or None
         return f"[{shown}]({xrefs.href(here, here, anchor)})"
+
+
+_ATX_LINE = re.compile(r"^( {0,3})(#{1,6}(?:[ \t]|$))")
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _escape_headings(markdown: str) -> str:
+    """Text of the rst reader with its `#` lines escaped, so that they stay paragraphs.
+
+    The rst reader's Markdown goes back into the page's Markdown stream, where a paragraph line
+    starting with `#` (a comment after a code example) would become a heading and cut the
+    section; in code blocks it stays as it is.
+    """
+    out: list[str] = []
+    fence = ""
+    for line in markdown.split("\n"):
+        opened = _FENCE_OPEN.match(line)
+        if fence:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = ""
+        elif opened:
+            fence = opened.group(1)
+        else:
+            line = _ATX_LINE.sub(r"\1\\\2", line)
+        out.append(line)
+    return "\n".join(out)
 
 
 def _code_fence(language: str, code: str) -> str:

@@ -55,7 +55,15 @@ class SiteOptions:
 
 
 def _config_files(root: Path) -> Iterator[tuple[str, Path]]:
-    """(generator, config file) candidates: the folder itself first, then the one above it."""
+    """(generator, config file) candidates: the folder itself first, then the one above it.
+
+    A conf.py that the repository's Read the Docs file names (`sphinx: configuration:`) comes
+    first when it lies in the folder (at any depth, `docs/html/conf.py`) or the one above it:
+    that is the configuration the site is built with.
+    """
+    named = _rtd_sphinx_conf(root)
+    if named is not None:
+        yield "sphinx", named
     for folder in (root, root.parent):
         for name in ("mkdocs.yml", "mkdocs.yaml"):
             if (folder / name).is_file():
@@ -69,6 +77,111 @@ def _config_files(root: Path) -> Iterator[tuple[str, Path]]:
             if (folder / name).is_file():
                 yield "mintlify", folder / name
     yield from (("docusaurus", conf) for conf in _sibling_docusaurus(root))
+
+
+# -- Read the Docs ---------------------------------------------------------------------------
+
+_RTD_FILES = (".readthedocs.yaml", ".readthedocs.yml")
+# `sphinx-build … -b dirhtml` / `-M dirhtml` / `python -m sphinx …` in a build command.
+_SPHINX_BUILD_RE = re.compile(r"(?:\bsphinx-build\b|-m\s+sphinx\b)(?P<args>[^;&|\n]*)")
+# sphinx-build's options that take a value (the rest of its arguments are flags or paths).
+_SPHINX_VALUE_OPTIONS = frozenset("-b -M -c -d -D -A -t -j -w -C --builder --doctree-dir".split())
+
+
+def read_the_docs(folder: Path) -> tuple[Path, dict[str, Any]] | None:
+    """(repository root, settings) of the Read the Docs file of the repository holding `folder`."""
+    repo = repository_root(folder)
+    for name in _RTD_FILES:
+        path = repo / name
+        if path.is_file():
+            try:
+                return repo, read_yaml(path)
+            except (OSError, yaml.YAMLError) as exc:
+                log.warning("%s: cannot read (%s)", path, exc)
+                return None
+    return None
+
+
+def _rtd_sphinx_conf(root: Path) -> Path | None:
+    """The conf.py Read the Docs builds with (`sphinx: configuration:`), when it is this folder's."""
+    found = read_the_docs(root)
+    if found is None:
+        return None
+    repo, data = found
+    sphinx = data.get("sphinx")
+    named = sphinx.get("configuration") if isinstance(sphinx, dict) else None
+    if not isinstance(named, str) or not named.strip():
+        return None
+    conf = (repo / named.strip()).resolve()
+    if conf.is_file() and (conf.is_relative_to(root) or conf.parent == root.parent):
+        return conf
+    return None
+
+
+def _strings_in(value: Any) -> Iterator[str]:
+    """Every string of a YAML value (build commands sit in lists, `jobs` in nested mappings)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings_in(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings_in(item)
+
+
+def _command_builder(command: str, repo: Path, source: Path) -> str | None:
+    """The builder of a `sphinx-build` command line that builds `source` (None: another folder)."""
+    m = _SPHINX_BUILD_RE.search(command)
+    if m is None:
+        return None
+    words = m.group("args").split()
+    builder, paths = None, []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word in ("-b", "-M", "--builder") and i + 1 < len(words):
+            builder = words[i + 1]
+            i += 2
+            continue
+        if word in _SPHINX_VALUE_OPTIONS:
+            i += 2
+            continue
+        if not word.startswith("-"):
+            paths.append(word)
+        i += 1
+    if builder is None or (paths and (repo / paths[0]).resolve() != source):
+        return None
+    return builder
+
+
+def rtd_builder(source: Path, config: Path | None) -> str:
+    """The Sphinx builder Read the Docs builds the folder `source` with (`html` by default).
+
+    The builder is chosen outside conf.py: `sphinx: builder:` of the repository's
+    `.readthedocs.yaml` (when its `configuration`, if any, is this conf.py), or the `-b` / `-M`
+    of a `sphinx-build` line in its `build: commands:` / `jobs:` that builds this folder.
+    """
+    found = read_the_docs(source)
+    if found is None:
+        return "html"
+    repo, data = found
+    build = data.get("build")
+    if isinstance(build, dict):
+        for command in _strings_in([build.get("commands"), build.get("jobs")]):
+            builder = _command_builder(command, repo, source)
+            if builder:
+                return builder
+    sphinx = data.get("sphinx")
+    if isinstance(sphinx, dict):
+        named = sphinx.get("configuration")
+        if isinstance(named, str) and config is not None:
+            if (repo / named.strip()).resolve() != config.resolve():
+                return "html"
+        builder = sphinx.get("builder")
+        if isinstance(builder, str) and builder.strip():
+            return builder.strip()
+    return "html"
 
 
 # The docs plugin's `path` option (Docusaurus: the docs folder, relative to the site's folder).
@@ -136,6 +249,9 @@ def apply_options(site: Site, options: SiteOptions) -> Site:
         changes["path_prefix"] = options.path_prefix
     if options.url_style not in ("", "auto"):
         changes["url_style"] = options.url_style
+        if site.xrefs is not None:  # links in page text follow the pages' addresses
+            builder = "dirhtml" if options.url_style == "directory" else "html"
+            changes["xrefs"] = replace(site.xrefs, builder=builder)
     if options.slug not in ("", "auto"):
         changes["slug"] = options.slug
     if options.nav == "off":
@@ -518,6 +634,8 @@ def mintlify_site(root: Path, config_path: Path | None) -> Site:
 def sphinx_site(root: Path, config_path: Path | None) -> Site:
     """Sphinx: `html_baseurl` + `<docname>.html`, the pages its toctrees list (and the root doc).
 
+    Built with `dirhtml` (`rtd_builder`), pages are `<docname>/` and an `index` its folder.
+
     conf.py is read, never run (tools/sources/sphinx_site.py); the toctrees are read from their
     directives alone, so the navigation is known before any page is parsed in full. Built pages
     no toctree lists are `:orphan:` pages, and files only pulled in by `.. include::` are parts of
@@ -539,10 +657,11 @@ def sphinx_site(root: Path, config_path: Path | None) -> Site:
     in_nav = [by_doc[d] for d in [*order, *listed] if d in by_doc]
     conf = sphinx.config
     not_pages = tuple(f"{t.strip('/')}/**" for t in conf.templates_path) + ("_build/**",)
+    directory = rtd_builder(source, config_path) == "dirhtml"
     return Site(
         generator="sphinx",
         base_url=conf.html_baseurl,
-        url_style="html",
+        url_style="directory" if directory else "html",
         slug="docutils",
         page_dir=page_dir,
         nav=tuple(in_nav) if in_nav else None,
@@ -550,7 +669,7 @@ def sphinx_site(root: Path, config_path: Path | None) -> Site:
         not_pages=not_pages,
         project_root=str(source),
         config=str(config_path or ""),
-        xrefs=xrefs,
+        xrefs=replace(xrefs, builder="dirhtml" if directory else "html"),
         myst=conf.reads_myst,
         notebooks=conf.reads_notebooks,
     )

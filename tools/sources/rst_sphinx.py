@@ -581,10 +581,10 @@ class Nothing(_SphinxDirective):
 
 
 class Labelled(_SphinxDirective):
-    """Content under a label: `seealso`, `todo`; an unknown directive shows its title and content.
+    """Content under a label: `seealso`, `todo`; a tab's name is its label (`UnknownDirective`).
 
-    With a fixed `label` (seealso), a text argument is the first paragraph, as in Sphinx; for an
-    unknown directive the argument is the label and a directive without content shows nothing.
+    With a fixed `label` (seealso), a text argument is the first paragraph, as in Sphinx;
+    otherwise the argument is the label and a directive without content shows nothing.
     """
 
     label = ""
@@ -601,6 +601,75 @@ class Labelled(_SphinxDirective):
         else:
             node["label"] = argument
         self.parse_content(node)
+        return [node] if len(node) else []
+
+
+# Signs that a body that parses as Python is code, not a word or a list of words.
+_CODE_SIGNS = re.compile(r"[()\[\]{}=@]|:\s*$|^\s*(?:import|from|def|class|return)\b", re.M)
+
+
+def code_language(text: str) -> str | None:
+    """The language of a text that reads as code rather than prose (None: prose).
+
+    A Python session (`>>>`) or shell prompt (`$ `) on the first line, or text that parses
+    as Python and has a call, assignment, bracket, decorator or block in it (a sentence does
+    not parse; a bare word or `- item` list does, but has none of those).
+    """
+    stripped = text.strip()
+    if not stripped:
+        return None
+    if stripped.startswith(">>> "):
+        return "pycon"
+    if stripped.startswith("$ "):
+        return "console"
+    if not _CODE_SIGNS.search(stripped):
+        return None
+    try:
+        ast.parse(stripped)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    return "python"
+
+
+class UnknownDirective(Labelled):
+    """A directive neither Sphinx, docutils nor the project's conf.py defines (an extension's).
+
+    What it does is unknown, so it describes no object: no section, no id. Its argument is a
+    label (or a code block when it reads as code) and its content is shown: as a code block
+    when it reads as code (`code_language`), else parsed as reStructuredText. Options with a
+    value come first as `key: value` lines (`:keys: requires`, `:default: <empty list>`): an
+    extension shows them, and they are often what the directive is about; a flag without a
+    value (`:open:`) only switches how it is shown.
+    """
+
+    def _options(self) -> nodes.line_block | None:
+        """The options that have a value, one `key: value` line each (inline markup read)."""
+        block = nodes.line_block()
+        for key, value in self.options.items():
+            if not isinstance(value, str) or not value.strip():
+                continue
+            text = f"{key}: {' '.join(value.split())}"
+            inline, _ = self.state.inline_text(text, self.lineno)
+            block += nodes.line(text, "", *inline)
+        return block if len(block) else None
+
+    @override
+    def run(self) -> list[nodes.Node]:
+        argument = (self.arguments[0] if self.arguments else "").strip()
+        body = "\n".join(self.content)
+        body_language = code_language(body)
+        argument_language = code_language(argument)
+        node = labelled()
+        node["label"] = "" if argument_language else argument
+        if argument_language:
+            node += code_block(argument, argument_language)
+        shown = self._options()
+        if shown is not None:
+            node += shown
+        if body_language:
+            node += code_block(body.strip("\n"), body_language)
+        else:
+            self.parse_content(node)
         return [node] if len(node) else []
 
 
@@ -858,6 +927,19 @@ class ModuleDirective(_SphinxDirective):
         return [target]
 
 
+class AutoModule(ModuleDirective):
+    """`automodule`: autodoc writes a `py:module` (current module, `module-NAME`), then the content.
+
+    The module's docstring and `:members:` need an import (never done): the directive's own
+    content is what can be shown.
+    """
+
+    @override
+    def run(self) -> list[nodes.Node]:
+        out = super().run()
+        return out + list(self.parse_content(nodes.container()).children)
+
+
 class CurrentModule(_SphinxDirective):
     """`currentmodule`: sets the module later objects belong to (`None` clears it)."""
 
@@ -940,6 +1022,10 @@ SPHINX_DIRECTIVES: dict[str, type[Directive]] = {
     "towncrier-draft-entries": Nothing,
     "testsetup": Nothing,
     "testcleanup": Nothing,
+    # Shown by Sphinx only with `show_authors = True` (default False).
+    "sectionauthor": Nothing,
+    "moduleauthor": Nothing,
+    "codeauthor": Nothing,
     "seealso": _labelled("See also"),
     "todo": _labelled("Todo"),
     "tab": Tab,
@@ -984,6 +1070,7 @@ for _name in _PY_OBJECTS:
     SPHINX_DIRECTIVES[f"py:{_name}"] = PyObject
 for _name in _AUTODOC:
     SPHINX_DIRECTIVES[_name] = PyObject
+SPHINX_DIRECTIVES["automodule"] = AutoModule
 SPHINX_DIRECTIVES.update(
     {
         "py:module": ModuleDirective,
@@ -993,6 +1080,14 @@ SPHINX_DIRECTIVES.update(
         "std:confval": StdObject,
         "std:program": Program,
     }
+)
+
+# Directives that only set something for the page (module, program, role) or are metadata:
+# no text of their own (the MyST reader shows them as nothing too).
+METADATA_DIRECTIVES = frozenset(
+    name
+    for name, handler in SPHINX_DIRECTIVES.items()
+    if handler in (Nothing, CurrentModule, ModuleDirective, Program, DefaultRole, MetaDirective)
 )
 
 _DIRECTIVE_NAME = re.compile(r"^[ \t]*\.\.[ \t]+([A-Za-z0-9][\w:+.-]*)[ \t]*::", re.MULTILINE)
@@ -1014,7 +1109,7 @@ def register_directives(text: str, options: RstOptions) -> None:
     """Make every directive the page names known to docutils before it is parsed.
 
     Sphinx's own get their handler; a project's custom object types theirs; any other unknown
-    name a generic handler (its content parsed, its title kept as a label), so no page yields a
+    name `UnknownDirective` (its content shown, never a section), so no page yields a
     docutils error for a directive it could not know. docutils keeps one registry per process,
     so a name is re-registered only when the project's conf.py gives it another meaning.
     """
@@ -1052,9 +1147,9 @@ def _handler_for(name: str, options: RstOptions) -> type[Directive] | None:
         return SPHINX_DIRECTIVES[name]
     if name in _known_to_docutils():
         return None
-    if ":" in name:
+    if ":" in name and name.split(":", 1)[0] in _DOMAINS:
         return GenericObject
-    return Labelled
+    return UnknownDirective
 
 
 # -- roles ----------------------------------------------------------------------------------

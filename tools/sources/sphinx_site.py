@@ -1,7 +1,8 @@
 """A Sphinx project as a site: which files are pages, their URLs, and the toctree navigation.
 
 `conf.py` is read with `ast` and never executed (it imports the project, may run anything): only
-plain literal assignments are taken (`html_baseurl`, `exclude_patterns`, `root_doc`…), plus the
+plain literal assignments are taken (`html_baseurl`, `exclude_patterns`, `root_doc`…, also grown by
+`+=` / `.append` / `.extend` and inside `if` / `try` blocks: `_read_statements`), plus the
 object types its `setup(app)` registers. Pages, URLs and navigation follow `sphinx-build -b html`:
 `<docname>.html` under `html_baseurl`, `exclude_patterns` with Sphinx's glob rules, `:orphan:`
 pages still built, and a file only pulled in by `.. include::` is a fragment, not a page.
@@ -134,6 +135,54 @@ def _setup_types(tree: ast.Module) -> tuple[set[str], set[str]]:
     return crossref, objects
 
 
+def _read_statements(body: list[ast.stmt], values: dict[str, Any]) -> None:
+    """Put the literal assignments of conf.py statements into `values`, in order.
+
+    Besides `name = literal`, a list grows by `name += [...]`, `name.append(x)` and
+    `name.extend([...])` (or a tuple). Statements inside `if` / `else`, `try` / `except` /
+    `else` / `finally` and `with` blocks count in every branch: conf.py is not run, and a docs
+    build normally takes those branches (`if "man" not in tags:`, `try: import theme`), so the
+    union of what they add is the best reading; a later plain assignment still replaces.
+    """
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], _literal(stmt.value)
+            if isinstance(target, ast.Name) and value is not None:
+                values[target.id] = value
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            if isinstance(stmt.op, ast.Add):
+                _grow(values, stmt.target.id, _literal(stmt.value))
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            call = stmt.value
+            func = call.func
+            if (
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.attr in ("append", "extend")
+                and len(call.args) == 1
+                and not call.keywords
+            ):
+                item = _literal(call.args[0])
+                if item is not None:
+                    _grow(values, func.value.id, [item] if func.attr == "append" else item)
+        elif isinstance(stmt, ast.If):
+            _read_statements(stmt.body, values)
+            _read_statements(stmt.orelse, values)
+        elif isinstance(stmt, ast.Try):
+            for block in (stmt.body, *(h.body for h in stmt.handlers), stmt.orelse):
+                _read_statements(block, values)
+            _read_statements(stmt.finalbody, values)
+        elif isinstance(stmt, ast.With):
+            _read_statements(stmt.body, values)
+
+
+def _grow(values: dict[str, Any], name: str, extra: Any) -> None:
+    """`name` extended by the items of `extra` (a list or tuple) when `name` holds a list."""
+    old = values.get(name)
+    if isinstance(extra, list | tuple) and isinstance(old, list | tuple):
+        values[name] = [*old, *(e for e in extra if e not in old)]
+
+
 def read_conf(path: Path) -> SphinxConfig:
     """The settings of a `conf.py`, read without running it; an unreadable file gives defaults."""
     try:
@@ -142,15 +191,7 @@ def read_conf(path: Path) -> SphinxConfig:
         log.warning("%s: cannot read (%s); using Sphinx's defaults", path, exc)
         return SphinxConfig()
     values: dict[str, Any] = {}
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-            target, value = stmt.targets[0], _literal(stmt.value)
-            if isinstance(target, ast.Name) and value is not None:
-                values[target.id] = value
-        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
-            extra, old = _literal(stmt.value), values.get(stmt.target.id)
-            if isinstance(extra, list) and isinstance(old, list):
-                values[stmt.target.id] = old + extra
+    _read_statements(tree.body, values)
     crossref, objects = _setup_types(tree)
     suffixes = _strings(values.get("source_suffix")) or (".rst",)
     suffix_map = values.get("source_suffix")

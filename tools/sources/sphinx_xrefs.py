@@ -139,11 +139,18 @@ class XrefTargets:
     docs: Mapping[str, str] = field(default_factory=dict)
     labels: Mapping[str, Label] = field(default_factory=dict)
     objects: Mapping[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    # The builder the site is built with: `html` (`a/b.html`) or `dirhtml` (`a/b/`).
+    builder: str = "html"
 
     def href(self, from_doc: str, to_doc: str, anchor: str = "") -> str:
-        """The link from one page to another (or to an id on it), as the HTML builder writes it."""
-        folder = posixpath.dirname(from_doc)
-        path = posixpath.relpath(to_doc + self.suffix, folder or ".")
+        """The link from one page to another (or to an id on it), as the site's builder writes it."""
+        if self.builder == "dirhtml":
+            path = _relative_uri(_dirhtml_uri(from_doc), _dirhtml_uri(to_doc))
+            if not path:  # the page itself; Sphinx writes an empty `refuri` as `#`
+                return "#" + quote(anchor, safe="._-~")
+        else:
+            folder = posixpath.dirname(from_doc)
+            path = posixpath.relpath(to_doc + self.suffix, folder or ".")
         url = quote(path, safe="/._-~")
         if url.startswith("/"):  # never a site-absolute or protocol-relative address
             url = "./" + url.lstrip("/")
@@ -244,6 +251,28 @@ class XrefTargets:
                 if hit is not None:
                     return hit
         return None
+
+
+def _dirhtml_uri(docname: str) -> str:
+    """A page's address under Sphinx's DirectoryHTMLBuilder (`get_target_uri`): `a/` for `a`."""
+    if docname == "index":
+        return ""
+    if docname.endswith("/index"):
+        return docname[: -len("index")]
+    return docname + "/"
+
+
+def _relative_uri(base: str, to: str) -> str:
+    """`to` relative to the page at `base`, as `sphinx.util.osutil.relative_uri` writes it."""
+    b2, t2 = base.split("/"), to.split("/")
+    while len(b2) > 1 and len(t2) > 1 and b2[0] == t2[0]:
+        b2.pop(0)
+        t2.pop(0)
+    if b2 == t2:
+        return ""
+    if len(b2) == 1 and t2 == [""]:
+        return "./"
+    return "../" * (len(b2) - 1) + "/".join(t2)
 
 
 def _label_name(raw: str) -> str:
@@ -354,10 +383,10 @@ def _object_targets(
 ) -> tuple[str, str]:
     """Record what one directive describes; returns the module and program in force after it."""
     base = directive.split(":", 1)[1] if directive.startswith(("py:", "std:")) else directive
-    if base in {"module", "currentmodule"}:
+    if base in {"module", "currentmodule", "automodule"}:
         scopes.clear()
         name = "" if arg == "None" else arg
-        if base == "module" and name and not _NO_INDEX.search(body):
+        if base != "currentmodule" and name and not _NO_INDEX.search(body):
             _add(page, taken, ("module", name), f"module-{name}")
         return name, program
     if base == "program":
@@ -391,7 +420,9 @@ def _add(page: PageTargets, taken: set[str], key: tuple[str, str], node_id: str)
     page.objects.setdefault(key, node_id)
 
 
-def merge_targets(pages: Iterable[PageTargets], suffix: str = ".html") -> XrefTargets:
+def merge_targets(
+    pages: Iterable[PageTargets], suffix: str = ".html", builder: str = "html"
+) -> XrefTargets:
     """One site's targets from its pages'; a label or object on two pages is left out (ambiguous)."""
     docs: dict[str, str] = {}
     labels: dict[str, Label] = {}
@@ -412,4 +443,4 @@ def merge_targets(pages: Iterable[PageTargets], suffix: str = ".html") -> XrefTa
         del labels[name]
     for key in twice_objects:
         del objects[key]
-    return XrefTargets(suffix=suffix, docs=docs, labels=labels, objects=objects)
+    return XrefTargets(suffix=suffix, docs=docs, labels=labels, objects=objects, builder=builder)

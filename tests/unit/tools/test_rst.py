@@ -506,6 +506,85 @@ Title
     assert not leftovers(page)
 
 
+def test_an_unknown_domain_directive_is_content_not_an_object() -> None:
+    page = parse_rst(
+        "x.rst",
+        """
+Title
+=====
+
+.. ext:example::
+
+    @click.command()
+    def hello():
+        click.echo("Hi")
+
+.. ext:run:: invoke(hello, args=["--count", "2"])
+
+.. ext:note:: Beware
+
+   Plain words here.
+
+.. js:function:: greet(name)
+
+   Says hello.
+""",
+        SPHINX,
+    )
+    # Only the Sphinx domain's object is a section; the extension's directives are its text.
+    assert [s.heading for s in page.sections] == ["Title", "greet(name)"]
+    assert page.sections[0].anchor == "title" and not page.sections[0].ids
+    text = page.sections[0].text
+    assert '```python\n@click.command()\ndef hello():\n    click.echo("Hi")\n```' in text
+    assert '```python\ninvoke(hello, args=["--count", "2"])\n```' in text
+    assert "**Beware:** Plain words here." in text
+    assert not leftovers(page)
+
+
+def test_an_unknown_directive_shows_its_options_with_values() -> None:
+    text = """Title
+=====
+
+.. conf::
+    :keys: requires
+    :default: <empty list>
+    :hidden:
+
+    Dependencies that must be *satisfied*.
+"""
+    page = parse_rst("x.rst", text, SPHINX)
+    assert page.sections[0].text == (
+        "keys: requires\ndefault: <empty list>\n\nDependencies that must be *satisfied*."
+    )
+
+
+def test_automodule_serves_the_module_id_and_sets_the_current_module() -> None:
+    from tools.sources.sphinx_xrefs import scan_page
+
+    text = """Register
+========
+
+.. automodule:: pkg.register
+    :members:
+
+    Extra words.
+
+.. autodata:: REGISTER
+    :no-value:
+
+    The registry.
+"""
+    page = parse_rst("x.rst", text, SPHINX)
+    assert [(s.heading, s.anchor, s.ids, s.text) for s in page.sections] == [
+        ("Register", "register", ("module-pkg.register",), "Extra words."),
+        ("pkg.register.REGISTER", "pkg.register.REGISTER", (), "The registry."),
+    ]
+    assert scan_page("x", text, SPHINX).objects == {
+        ("module", "pkg.register"): "module-pkg.register",
+        ("py", "pkg.register.REGISTER"): "pkg.register.REGISTER",
+    }
+
+
 def test_orphan_field_and_meta_description_are_metadata() -> None:
     page = parse_rst(
         "o.rst",

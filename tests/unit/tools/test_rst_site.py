@@ -99,3 +99,89 @@ def test_prolog_epilog_and_markdown_suffixes(tmp_path: Path) -> None:
     page = site.parse("page.rst")
     assert page.meta["orphan"] is True
     assert page.sections[0].text == "About Example, `run`."
+
+
+def _rtd_repo(tmp_path: Path, rtd: str) -> Path:
+    """A repository with a `.readthedocs.yaml`, a docs folder and two pages that link."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".readthedocs.yaml").write_text(rtd)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text("html_baseurl = 'https://x.test/'\n")
+    (docs / "index.rst").write_text("Home\n====\n\n.. toctree::\n\n   guide/options\n")
+    (docs / "guide").mkdir()
+    (docs / "guide" / "options.rst").write_text(
+        ".. _opts:\n\nOptions\n=======\n\nSee :doc:`/index` and :ref:`opts`.\n"
+    )
+    return docs
+
+
+def test_read_the_docs_dirhtml_builder_gives_directory_urls_and_links(tmp_path: Path) -> None:
+    from tools.sources.profiles import SiteOptions, detect_site
+    from tools.sources.sphinx_site import read_sphinx_page
+
+    for n, rtd in enumerate(
+        (
+            "version: 2\nsphinx:\n  builder: dirhtml\n  configuration: docs/conf.py\n",
+            "version: 2\nbuild:\n  jobs:\n    build:\n      html:\n"
+            "        - uv run sphinx-build -W -b dirhtml docs $READTHEDOCS_OUTPUT/html\n",
+            "version: 2\nbuild:\n  commands:\n    - python -m sphinx -M dirhtml docs out\n",
+        )
+    ):
+        (tmp_path / str(n)).mkdir()
+        docs = _rtd_repo(tmp_path / str(n), rtd)
+        site = detect_site(docs)
+        assert site.url_style == "directory"
+        assert site.url_for("index.rst") == "https://x.test/"
+        assert site.url_for("guide/options.rst") == "https://x.test/guide/options/"
+        text = (docs / "guide/options.rst").read_text()
+        page = read_sphinx_page("guide/options.rst", text, docs, site.xrefs)
+        assert "[Home](../../)" in page.sections[0].text
+        assert "[Options](#opts)" in page.sections[0].text
+        # The URL style setting still wins, and the links follow it.
+        html = detect_site(docs, SiteOptions(url_style="html"))
+        assert html.url_for("guide/options.rst") == "https://x.test/guide/options.html"
+        page = read_sphinx_page("guide/options.rst", text, docs, html.xrefs)
+        assert "[Home](../index.html)" in page.sections[0].text
+
+
+def test_read_the_docs_default_builder_is_html_and_its_conf_py_is_found(tmp_path: Path) -> None:
+    from tools.sources.profiles import detect_site
+
+    docs = _rtd_repo(tmp_path, "version: 2\nsphinx:\n  configuration: docs/html/conf.py\n")
+    (docs / "html").mkdir()
+    (docs / "conf.py").rename(docs / "html" / "conf.py")
+    (docs / "index.rst").rename(docs / "html" / "index.rst")
+    (docs / "html" / "index.rst").write_text("Home\n====\n")
+    site = detect_site(docs)
+    assert site.generator == "sphinx" and site.url_style == "html"
+    assert site.page_dir == "html/"
+    assert site.url_for("html/index.rst") == "https://x.test/index.html"
+    assert site.is_page("html/index.rst") and not site.is_page("guide/options.rst")
+
+
+def test_conf_py_extensions_added_later_or_in_blocks_count(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text(
+        "extensions = ['sphinx.ext.autodoc']\n"
+        "extensions += ['sphinx.ext.intersphinx']\n"
+        "extensions.append('sphinx_copybutton')\n"
+        "if 'man' not in tags:\n"
+        "    extensions.extend(('myst_parser', 'sphinx_inline_tabs'))\n"
+        "else:\n"
+        "    exclude_patterns = ['man_only']\n"
+        "try:\n"
+        "    import furo\n"
+        "except ImportError:\n"
+        "    extensions.append('nbsphinx')\n"
+    )
+    config = read_conf(tmp_path / "conf.py")
+    assert config.extensions == (
+        "sphinx.ext.autodoc",
+        "sphinx.ext.intersphinx",
+        "sphinx_copybutton",
+        "myst_parser",
+        "sphinx_inline_tabs",
+        "nbsphinx",
+    )
+    assert config.reads_myst and ".md" in config.source_suffixes
+    assert config.exclude_patterns == ("man_only",)

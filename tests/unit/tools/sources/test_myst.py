@@ -288,3 +288,29 @@ def test_hostile_input_never_crashes_and_keeps_its_words(
     assert "After" in body
     for word in words:
         assert word in body, (word, body[:300])
+
+
+def test_a_hash_line_in_eval_rst_stays_a_paragraph(site: tuple[Site, Path]) -> None:
+    profile, root = site
+    text = (
+        "# Page\n\n```{eval-rst}\nExample:\n\n.. code-block:: python\n\n"
+        "    # a code comment\n    x = 1\n\n# And how it works on the command line:\n\nMore.\n```\n"
+    )
+    page = read_page("hash.md", text.encode(), profile, root, "python")
+    assert [s.heading for s in page.sections] == ["Page"]
+    body = page.sections[0].text
+    assert "```python\n# a code comment\nx = 1\n```" in body
+    assert "\\# And how it works on the command line:\n\nMore." in body
+
+
+def test_metadata_directives_show_nothing_and_set_the_module(site: tuple[Site, Path]) -> None:
+    profile, root = site
+    text = (
+        "# Page\n\n```{currentmodule} pkg.tools\n```\n\n```{sectionauthor} Jane <j@x.test>\n```\n\n"
+        "```{codeauthor} Jane\n```\n\n```{default-role} code\n```\n\nWords.\n\n"
+        "```{eval-rst}\n.. autofunction:: run\n\n   Runs.\n```\n"
+    )
+    page = read_page("meta.md", text.encode(), profile, root, "python")
+    assert page.sections[0].text == "Words."
+    assert [s.anchor for s in page.sections] == ["page", "pkg.tools.run"]
+    assert "**" not in page.body
