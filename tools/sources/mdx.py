@@ -393,22 +393,59 @@ def _clean_prose(line: str) -> str:
 
 
 # `import Name from '/snippets/x.mdx'` (MDX), and where `<Name />` puts that file's content.
+# A line may hold several import statements (`import A from './a.mdx'; import B from …`), and
+# the path is a JS string literal, so it may carry escapes (`'./\\_part.md'`).
 _MDX_IMPORT_RE = re.compile(
-    r"""^import[ \t]+([A-Za-z_]\w*)[ \t]+from[ \t]+['"]([^'"\n]+\.mdx?)['"];?[ \t]*$""", re.M
+    r"""(?:^|(?<=;))[ \t]*import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+(['"])((?:\\.|(?!\2)[^\\\n])+)\2[ \t]*;?""",
+    re.M,
 )
+_JS_ESCAPE_RE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r?\n|.)", re.S)
+_JS_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 MAX_IMPORT_DEPTH = 3
+# Lines that mark where an imported file's text starts and ends in the page (private-use
+# characters: no page writes them). Docusaurus compiles each imported file on its own, so its
+# headings get ids of their own, not suffixed against the page's (`Anchors` per part).
+PART_START = "\ue000part\ue000"
+PART_END = "\ue000/part\ue000"
 
 ImportLoader = Callable[[str], str | None]
 
 
-def inline_imports(body: str, load: ImportLoader, depth: int = 0) -> str:
+def js_unescape(literal: str) -> str:
+    r"""The value of a JS string literal's body: `\_` is `_`, `\n` a newline, `\u0041` `A`."""
+
+    def repl(m: re.Match[str]) -> str:
+        esc = m.group(1)
+        if esc.startswith("u{"):
+            return chr(min(int(esc[2:-1], 16), 0x10FFFF))
+        if esc[0] in "ux" and len(esc) > 1:
+            return chr(int(esc[1:], 16))
+        if esc in ("\n", "\r\n"):
+            return ""  # a line continuation
+        return _JS_SIMPLE_ESCAPES.get(esc, esc)
+
+    return _JS_ESCAPE_RE.sub(repl, literal) if "\\" in literal else literal
+
+
+def mdx_imports(body: str) -> dict[str, str]:
+    """The Markdown files a page imports, by the name it imports them as (the path unescaped)."""
+    out: dict[str, str] = {}
+    for m in _MDX_IMPORT_RE.finditer(body):
+        spec = js_unescape(m.group(3))
+        if spec.endswith((".md", ".mdx")):
+            out[m.group(1)] = spec
+    return out
+
+
+def inline_imports(body: str, load: ImportLoader, depth: int = 0, mark: bool = False) -> str:
     """MDX imports of Markdown files resolved: each `<Name />` replaced by the imported file's body.
 
     Mintlify and Docusaurus pages import shared snippets (code samples, tabs of examples) and
     place them with a component tag; without this the page would lose them. `load(spec)` gives
-    the imported file's text, or None (the tag is then dropped, as before).
+    the imported file's text, or None (the tag is then dropped, as before). `mark` puts each
+    imported text between `PART_START` / `PART_END` lines (its headings get their own ids).
     """
-    names = {m.group(1): m.group(2) for m in _MDX_IMPORT_RE.finditer(body)}
+    names = mdx_imports(body)
     if not names:
         return body
     tag = re.compile(r"<(" + "|".join(map(re.escape, names)) + r")\b[^<>]*/>")
@@ -419,8 +456,11 @@ def inline_imports(body: str, load: ImportLoader, depth: int = 0) -> str:
             return ""
         _, inner = split_frontmatter(text.replace("\r\n", "\n"))
         if depth + 1 < MAX_IMPORT_DEPTH:
-            inner = inline_imports(inner, load, depth + 1)
-        return "\n" + inner.strip("\n") + "\n"
+            inner = inline_imports(inner, load, depth + 1, mark)
+        inner = inner.strip("\n")
+        if mark:
+            inner = f"{PART_START}\n{inner}\n{PART_END}"
+        return "\n" + inner + "\n"
 
     return tag.sub(repl, body)
 
@@ -431,15 +471,18 @@ def parse_markdown(
     language: str = "python",
     slug: str = "mintlify",
     load_import: ImportLoader | None = None,
+    separate_parts: bool = False,
 ) -> Page:
     """Parse Markdown/MDX into a `Page`; never raises on malformed input.
 
     `slug` names the generator's heading-anchor rule (tools/sources/slugs.py); `load_import`
     reads the Markdown files MDX imports name (`inline_imports`), None leaves them out.
+    `separate_parts`: each imported file's headings are made unique among themselves only
+    (Docusaurus compiles an imported file as a document of its own).
     """
     try:
-        if load_import is not None and "\nimport " in text:
-            text = inline_imports(text, load_import)
+        if load_import is not None and "import " in text:
+            text = inline_imports(text, load_import, mark=separate_parts)
         return _parse(path, text, language, slug)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
         log.warning("could not parse %s (%s); indexing it as plain text", path, exc)
@@ -467,7 +510,15 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
         if current.level > 0 or current.text:
             sections.append(current)
 
+    outer: list[Anchors] = []
     for raw in body.split("\n"):
+        if raw == PART_START:
+            outer.append(anchors)
+            anchors = Anchors(slug)
+            continue
+        if raw == PART_END:
+            anchors = outer.pop() if outer else anchors
+            continue
         m = _FENCE_RE.match(raw)
         if fence is not None:
             lead = len(raw) - len(raw.lstrip(" "))

@@ -415,6 +415,8 @@ def docusaurus_site(root: Path, config_path: Path | None) -> Site:
         nav=nav,
         # Docusaurus leaves out files and folders whose name starts with `_` (partials).
         not_pages=("_*", *PART_FOLDERS),
+        # The site's folder: `@site/…` imports start there.
+        project_root=str(config_path.parent.resolve()) if config_path else "",
         config=str(config_path or ""),
     )
 

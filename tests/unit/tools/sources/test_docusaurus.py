@@ -1,0 +1,60 @@
+"""Docusaurus sites on small synthetic projects: config options, routes, imports, ids, markup.
+
+Each case follows what Docusaurus 3 itself does (its loader, its MDX compiler, its config
+options), checked against a real build of a project like the one written here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tools.sources.profiles import detect_site
+from tools.sources.readers import read_page
+from tools.sources.site import Site
+
+
+def project(tmp_path: Path, config: str, files: dict[str, str]) -> Path:
+    """A Docusaurus site folder with its config and docs; the docs folder is returned."""
+    (tmp_path / "docusaurus.config.js").write_text(config, "utf-8")
+    for rel, text in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    (tmp_path / "docs").mkdir(exist_ok=True)
+    return tmp_path / "docs"
+
+
+def read(docs: Path, rel: str, site: Site | None = None):  # noqa: ANN201 — a Page
+    site = site or detect_site(docs)
+    return read_page(rel, (docs / rel).read_bytes(), site, docs, "python")
+
+
+CONFIG = "module.exports = { url: 'https://example.com', baseUrl: '/' };\n"
+
+
+def test_imports_with_js_escapes_several_per_line_and_at_site_are_inlined(
+    tmp_path: Path,
+) -> None:
+    docs = project(
+        tmp_path,
+        CONFIG,
+        {
+            "docs/_a.mdx": "## Key Concepts\n\nFrom A.\n",
+            "docs/_b.mdx": "## Key Concepts\n\nFrom B.\n",
+            "shared/_c.md": "Shared C.\n",
+            "docs/escaped.mdx": "---\ntitle: E\n---\nimport A from './\\_a.mdx';\n\n<A />\n",
+            "docs/two.mdx": (
+                "---\ntitle: T\n---\n"
+                "import A from './_a.mdx'; import B from './_b.mdx';\n"
+                "import C from '@site/shared/_c.md';\n\n<A />\n\n<B />\n\n<C />\n"
+            ),
+        },
+    )
+    escaped = read(docs, "escaped.mdx")
+    assert [s.anchor for s in escaped.sections if s.level] == ["key-concepts"]
+    assert "From A." in escaped.body
+    two = read(docs, "two.mdx")
+    # Each imported file is compiled on its own: both headings get the same bare id.
+    assert [s.anchor for s in two.sections if s.level] == ["key-concepts", "key-concepts"]
+    assert "From A." in two.body and "From B." in two.body and "Shared C." in two.body
+    assert "'" not in two.body and "import" not in two.body
