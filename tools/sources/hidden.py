@@ -350,26 +350,60 @@ def _scan_value(text: str, i: int) -> int:
         j = text.find(quote, i + 1)
         return len(text) if j < 0 else j + 1
     if quote == "{":
-        depth = 0
-        j = i
-        while j < len(text):
-            c = text[j]
-            if c in "\"'`":
-                k = text.find(c, j + 1)
-                j = len(text) if k < 0 else k + 1
-                continue
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                depth -= 1
-                if depth == 0:
-                    return j + 1
-            j += 1
-        return len(text)
+        return _scan_braces(text, i)
     j = i
     while j < len(text) and not text[j].isspace() and text[j] != ">":
         j += 1
     return j
+
+
+# After one of these (or at an expression's start) a quote opens a JS string; after a word
+# character it is text (an apostrophe in JSX children: `{<>the item's note</>}`).
+_JS_STRING_AFTER = frozenset("{([,:=?!&|+-*/%<~^;")
+
+
+def _js_string_end(text: str, j: int) -> int:
+    """End of the JS string literal whose quote is at `j` (backslash escapes skipped)."""
+    quote = text[j]
+    k = j + 1
+    while k < len(text):
+        c = text[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c == quote:
+            return k + 1
+        if c == "\n" and quote != "`":
+            return k  # a quote and string cannot span lines: it was text after all
+        k += 1
+    return len(text)
+
+
+def _scan_braces(text: str, i: int) -> int:
+    """End of a balanced JSX expression `{…}` at `i`: braces nest, JS strings are skipped.
+
+    A quote opens a string only where a JS string can start (not after a word character), so an
+    apostrophe in JSX text inside the expression does not swallow the rest of the page.
+    """
+    depth = 0
+    j = i
+    prev = "{"
+    while j < len(text):
+        c = text[j]
+        if c == "`" or (c in "\"'" and prev in _JS_STRING_AFTER):
+            j = _js_string_end(text, j)
+            prev = "a"
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        if not c.isspace():
+            prev = c
+        j += 1
+    return len(text)
 
 
 def _scan_tag(text: str, start: int) -> _Tag:

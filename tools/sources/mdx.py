@@ -31,7 +31,8 @@ _FRONTMATTER_RE = re.compile(
 )
 _FENCE_RE = re.compile(r"^(\s*)(`{3,}|~{3,})")
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
-_JSX_TAG_RE = re.compile(r"</?[A-Z][A-Za-z0-9.]*(?:\s+[^<>]*?)?/?>")
+# A component tag; its attribute values may be JSX expressions holding tags (`text={<>…</>}`).
+_JSX_TAG_RE = re.compile(r"</?[A-Z][A-Za-z0-9.]*(?:\s+(?:[^<>{}]|\{(?:[^{}]|\{[^{}]*\})*\})*?)?/?>")
 _HTML_COMMENT_RE = re.compile(r"<!--.*?-->|\{/\*.*?\*/\}", re.DOTALL)
 _LANGUAGE_BLOCK_RE = re.compile(r":::(python|js|ts|javascript|typescript)")
 # A Docusaurus admonition's opening line (`:::tip`, `:::note Title`, `:::info[Title]`, `::::`

@@ -58,3 +58,30 @@ def test_imports_with_js_escapes_several_per_line_and_at_site_are_inlined(
     assert [s.anchor for s in two.sections if s.level] == ["key-concepts", "key-concepts"]
     assert "From A." in two.body and "From B." in two.body and "Shared C." in two.body
     assert "'" not in two.body and "import" not in two.body
+
+
+def test_an_apostrophe_in_a_jsx_expression_attribute_keeps_the_rest_of_the_page(
+    tmp_path: Path,
+) -> None:
+    docs = project(
+        tmp_path,
+        CONFIG,
+        {
+            "docs/frag.mdx": (
+                "## Before\n\n<Fig\n  text={<>Check the item's note.</>}\n/>\n\n"
+                "Middle text.\n\n## After\n\nEnd text.\n"
+            )
+        },
+    )
+    page = read(docs, "frag.mdx")
+    assert [(s.anchor, s.text) for s in page.sections] == [
+        ("before", "Middle text."),
+        ("after", "End text."),
+    ]
+
+
+def test_strings_in_jsx_expressions_still_hide_their_braces() -> None:
+    from tools.sources.hidden import strip_hidden
+
+    text = "<div hidden={'}'} data-x={`a ${'b'} }`}>secret</div>\n\nVisible.\n"
+    assert strip_hidden(text).strip() == "Visible."
