@@ -321,9 +321,11 @@ _HTML_LINK_RE = re.compile(
 )
 _HTML_ALT_RE = re.compile(r"\balt=(?:\"([^\"]*)\"|'([^']*)')", re.I)
 _INLINE_CODE_SPLIT_RE = re.compile(r"(`+[^`]*`+)")
-# Elements whose content is no text of the page (embedded media, drawings, scripts).
+# Elements whose content is no text of the page (embedded media, drawings, scripts), and a
+# page's `<head>` (Docusaurus moves it, with its `<title>` and `<meta>`, into the HTML head;
+# browsers show none of it).
 _HTML_EMBED_RE = re.compile(
-    r"<(svg|iframe|script|style|object|video|audio)\b[^<>]*?(?:/>|>.*?</\1\s*>)", re.I | re.S
+    r"<(svg|iframe|script|style|object|video|audio|head)\b[^<>]*?(?:/>|>.*?</\1\s*>)", re.I | re.S
 )
 
 

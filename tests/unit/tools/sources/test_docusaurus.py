@@ -85,3 +85,21 @@ def test_strings_in_jsx_expressions_still_hide_their_braces() -> None:
 
     text = "<div hidden={'}'} data-x={`a ${'b'} }`}>secret</div>\n\nVisible.\n"
     assert strip_hidden(text).strip() == "Visible."
+
+
+def test_a_head_block_goes_into_the_html_head_not_the_text(tmp_path: Path) -> None:
+    docs = project(
+        tmp_path,
+        CONFIG,
+        {
+            "docs/head.md": (
+                "---\ntitle: Head\n---\n\n<head>\n  <title>SEO title</title>\n"
+                '  <meta name="description" content="SEO text" />\n'
+                '  <link rel="canonical" href="https://x" />\n</head>\n\nBody text.\n\n'
+                "<header>Shown</header>\n"
+            )
+        },
+    )
+    page = read(docs, "head.md")
+    assert page.body.startswith("Body text.") and "Shown" in page.body  # `<header>` stays
+    assert "SEO" not in page.body and "<head>" not in page.body and "canonical" not in page.body
