@@ -6,6 +6,7 @@ options), checked against a real build of a project like the one written here.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from tools.sources.profiles import detect_site
@@ -15,7 +16,7 @@ from tools.sources.site import Site
 
 def project(tmp_path: Path, config: str, files: dict[str, str]) -> Path:
     """A Docusaurus site folder with its config and docs; the docs folder is returned."""
-    (tmp_path / "docusaurus.config.js").write_text(config, "utf-8")
+    (tmp_path / "docusaurus.config.js").write_text(textwrap.dedent(config), "utf-8")
     for rel, text in files.items():
         path = tmp_path / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -103,3 +104,70 @@ def test_a_head_block_goes_into_the_html_head_not_the_text(tmp_path: Path) -> No
     page = read(docs, "head.md")
     assert page.body.startswith("Body text.") and "Shown" in page.body  # `<header>` stays
     assert "SEO" not in page.body and "<head>" not in page.body and "canonical" not in page.body
+
+
+def url(docs: Path, rel: str) -> str:
+    return detect_site(docs).url_for(rel, {})
+
+
+def test_route_base_path_is_the_one_of_the_docs_plugin_of_this_folder(tmp_path: Path) -> None:
+    config = """
+    module.exports = {
+      url: 'https://example.com',
+      baseUrl: '/',
+      presets: [['@docusaurus/preset-classic', /** @type {import('x').Options} */ ({
+        docs: { sidebarPath: require.resolve('./sidebars'), exclude: ['README.md'] },
+      })]],
+      plugins: [['content-docs', { id: 'architecture', path: 'architecture',
+                                   routeBasePath: '/architecture' }]],
+    };
+    """
+    docs = project(tmp_path, config, {"docs/a.md": "# A\n", "architecture/b.md": "# B\n"})
+    assert url(docs, "a.md") == "https://example.com/docs/a"
+    assert url(tmp_path / "architecture", "b.md") == "https://example.com/architecture/b"
+    site = detect_site(docs)
+    assert site.exclude == ("README.md",) and not site.is_page("README.md")
+
+
+def test_a_computed_option_falls_back_to_the_default_and_says_which_setting_to_use(
+    tmp_path: Path, caplog
+) -> None:  # noqa: ANN001
+    config = """
+    const BASE_URL = '/base';
+    module.exports = { url: 'https://example.com', baseUrl: `${BASE_URL}/`,
+      presets: [['classic', { docs: { routeBasePath: process.env.ROUTE } }]] };
+    """
+    docs = project(tmp_path, config, {"docs/a.md": "# A\n"})
+    with caplog.at_level("WARNING"):
+        assert url(docs, "a.md") == "https://example.com/base/docs/a"
+    assert "routeBasePath" in caplog.text and "DOCS_AGENT_DOCS_BASE_URL" in caplog.text
+
+
+def test_an_unknown_name_in_a_template_base_url_is_said_not_read_as_root(
+    tmp_path: Path, caplog
+) -> None:  # noqa: ANN001
+    config = "module.exports = { url: 'https://example.com', baseUrl: `${process.env.B}/` };\n"
+    docs = project(tmp_path, config, {"docs/a.md": "# A\n"})
+    with caplog.at_level("WARNING"):
+        detect_site(docs)
+    assert "baseUrl" in caplog.text and "DOCS_AGENT_DOCS_BASE_URL" in caplog.text
+
+
+def test_with_released_versions_the_current_folder_is_served_at_next(tmp_path: Path) -> None:
+    files = {
+        "docs/a.md": "# A\n",
+        "versions.json": '["2.0", "1.0"]',
+        "versioned_docs/version-2.0/a.md": "# A 2\n",
+        "versioned_docs/version-1.0/a.md": "# A 1\n",
+    }
+    docs = project(tmp_path, CONFIG, files)
+    assert url(docs, "a.md") == "https://example.com/docs/next/a"
+    released = tmp_path / "versioned_docs"
+    assert url(released / "version-2.0", "a.md") == "https://example.com/docs/a"
+    assert url(released / "version-1.0", "a.md") == "https://example.com/docs/1.0/a"
+    current = CONFIG.replace(
+        "baseUrl: '/'", "baseUrl: '/', presets: [['classic', {docs: {lastVersion: 'current'}}]]"
+    )
+    (tmp_path / "docusaurus.config.js").write_text(current, "utf-8")
+    assert url(docs, "a.md") == "https://example.com/docs/a"
+    assert url(released / "version-2.0", "a.md") == "https://example.com/docs/2.0/a"
