@@ -156,12 +156,15 @@ def literal(raw: str, consts: dict[str, str] | None = None) -> Any:
     """The value of a raw value text when it is a literal, else `NOT_LITERAL`.
 
     Strings, template literals (each `${NAME}` a known const), `true` / `false`, arrays of
-    those, `require.resolve('x')` (its path), and a bare name of a known const.
+    those, `require.resolve('x')` (its path), a bare name of a known const, and `undefined` /
+    `null` (None: unset).
     """
     consts = consts or {}
     raw = re.sub(r"\s+(?:as|satisfies)\s+[\w.<>\[\] |]+\Z", "", raw.strip())
     if raw in ("true", "false"):
         return raw == "true"
+    if raw in ("undefined", "null"):
+        return None  # the option left unset
     m = _STRING_RE.match(raw)
     if m:
         return js_unescape(m.group(2))

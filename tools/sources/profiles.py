@@ -25,7 +25,7 @@ from typing import Any
 import yaml
 
 from tools.sources import jsconfig
-from tools.sources.site import NUMBER_PREFIX_RE, PART_FOLDERS, Site, repository_root
+from tools.sources.site import PART_FOLDERS, Site, repository_root, strip_number_prefix
 
 log = logging.getLogger(__name__)
 
@@ -538,7 +538,10 @@ def docusaurus_site(root: Path, config_path: Path | None) -> Site:
     route = str(config.value(options.get("routeBasePath"), "routeBasePath", "docs", env))
     version, versioned_sidebar = _docusaurus_version(root, config, options)
     route = "/".join(p for p in (route.strip("/"), version) if p)
-    trailing = config.top("trailingSlash", None, "DOCS_AGENT_DOCS_URL_STYLE") is True
+    # `trailingSlash` undefined: each permalink as computed (a folder's index doc ends with
+    # `/`); true: every one does; false: none does.
+    trailing = config.top("trailingSlash", None, "DOCS_AGENT_DOCS_URL_STYLE")
+    style = {True: "directory", False: "plain"}.get(trailing, "index-slash")
     exclude = config.value(
         options.get("exclude"), "the docs plugin's exclude", [], "DOCS_AGENT_DOCS_EXCLUDE"
     )
@@ -551,7 +554,7 @@ def docusaurus_site(root: Path, config_path: Path | None) -> Site:
     return Site(
         generator="docusaurus",
         base_url=(url + "/" + base.strip("/")).rstrip("/") if url else "",
-        url_style="directory" if trailing else "plain",
+        url_style=style,
         slug="github",
         route_base=route,
         nav=nav,
@@ -579,8 +582,8 @@ _SIDEBAR_ID_RE = re.compile(r"""(?:\bid\s*:\s*|[\[,]\s*)(['"])([\w./-]+)\1""")
 def _doc_id(rel: str, text: str) -> str:
     """A Docusaurus doc's id: its folders and front-matter `id` (else file name), number prefixes gone."""
     folder, _, name = rel.rpartition("/")
-    parts = [NUMBER_PREFIX_RE.sub("", p) for p in folder.split("/") if p]
-    stem = NUMBER_PREFIX_RE.sub("", name.rsplit(".", 1)[0])
+    parts = [strip_number_prefix(p) for p in folder.split("/") if p]
+    stem = strip_number_prefix(name.rsplit(".", 1)[0])
     m = re.match(r"\A\ufeff?---\s*\n(.*?)\n---", text, re.S)
     explicit = re.search(r"^id:\s*['\"]?([^'\"\n]+?)['\"]?\s*$", m.group(1), re.M) if m else None
     return "/".join([*parts, explicit.group(1).strip() if explicit else stem])

@@ -171,3 +171,35 @@ def test_with_released_versions_the_current_folder_is_served_at_next(tmp_path: P
     (tmp_path / "docusaurus.config.js").write_text(current, "utf-8")
     assert url(docs, "a.md") == "https://example.com/docs/a"
     assert url(released / "version-2.0", "a.md") == "https://example.com/docs/2.0/a"
+
+
+def test_number_prefixes_and_category_index_docs_route_as_docusaurus_does(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "docs/01 - intro.md": "# I\n",
+        "docs/02-guides/03_setup.md": "# S\n",
+        "docs/updating/4-0.md": "# U\n",
+        "docs/2021-11-notes.md": "# N\n",
+        "docs/guide/index.md": "---\nid: intro\n---\n# G\n",
+        "docs/releases/releases.md": "---\nid: releases\n---\n# R\n",
+        "docs/index.md": "# Home\n",
+    }
+    docs = project(tmp_path, CONFIG, files)
+    site = detect_site(docs)
+    urls = {rel.removeprefix("docs/"): site.url_for(rel.removeprefix("docs/"), {}) for rel in files}
+    meta = {"guide/index.md": {"id": "intro"}, "releases/releases.md": {"id": "releases"}}
+    urls.update({rel: site.url_for(rel, m) for rel, m in meta.items()})
+    assert urls == {
+        "01 - intro.md": "https://example.com/docs/intro",
+        "02-guides/03_setup.md": "https://example.com/docs/guides/setup",
+        "updating/4-0.md": "https://example.com/docs/updating/4-0",
+        "2021-11-notes.md": "https://example.com/docs/2021-11-notes",
+        # Without `trailingSlash`, a category's index doc keeps the `/` of its folder.
+        "guide/index.md": "https://example.com/docs/guide/",
+        "releases/releases.md": "https://example.com/docs/releases/",
+        "index.md": "https://example.com/docs/",
+    }
+    flat = CONFIG.replace("baseUrl: '/'", "baseUrl: '/', trailingSlash: false")
+    (tmp_path / "docusaurus.config.js").write_text(flat, "utf-8")
+    assert detect_site(docs).url_for("guide/index.md", {}) == "https://example.com/docs/guide"

@@ -80,7 +80,8 @@ def test_docusaurus_ids_slugs_partials_admonitions_and_imports(index_dir: Path) 
     assert urls == {
         "GettingStarted.md": "https://example.dev/docs/getting-started",  # front-matter id
         "01-guides/02-conflicts.mdx": "https://example.dev/docs/guides/conflicts",
-        "01-guides/index.md": "https://example.dev/docs/guides",
+        # `trailingSlash: undefined`: a category's index keeps its folder's `/`.
+        "01-guides/index.md": "https://example.dev/docs/guides/",
         "reference/api.md": "https://example.dev/docs/api",  # absolute slug
         "reference/cli.md": "https://example.dev/docs/reference/command-line",  # relative slug
     }  # `_install-note.mdx` is a partial, not a page
