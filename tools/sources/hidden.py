@@ -253,6 +253,23 @@ _MDX_COMMENT_RE = re.compile(
 )
 
 
+# An MDX comment that ends a heading and starts with `#` is the heading's explicit id in
+# Docusaurus 3 (`## Title {/* #my-id */}`; its first word is the id): it is kept as the `{#id}`
+# the readers understand, not dropped as a comment.
+HEADING_ID_COMMENT_RE = re.compile(
+    r"^([ \t]{0,3}#{1,6}[ \t].*?)[ \t]*\{/\*\s*#([^\s*]+)(?:[^*]|\*(?!/))*\*/\}[ \t]*$", re.M
+)
+
+
+def _heading_id_edits(masked: str) -> list[tuple[int, int, str]]:
+    """The `{/* #id */}` heading ids of the text, each to be written `{#id}`."""
+    if "{/*" not in masked:
+        return []
+    return [
+        (m.end(1), m.end(0), f" {{#{m.group(2)}}}") for m in HEADING_ID_COMMENT_RE.finditer(masked)
+    ]
+
+
 def _comment_ranges(masked: str, markdown: bool) -> list[tuple[int, int]]:
     pattern = _MDX_COMMENT_RE if markdown else _COMMENT_RE
     return [(m.start(), m.end()) for m in pattern.finditer(masked)]
@@ -634,9 +651,11 @@ def _strip_markup(body: str, markdown: bool) -> str:
             masked = _ESCAPED_RE.sub(_mask_escaped, masked)
     if "<" not in masked and "{/*" not in masked and "]" not in masked:
         return body  # no markup outside code: most pages of most folders
+    ids = _heading_id_edits(masked) if markdown else []
+    masked = _mask(masked, [(s, e) for s, e, _ in ids])
     comments = _comment_ranges(masked, markdown)
     masked = _mask(masked, comments)
-    edits = _ref_def_edits(masked) if markdown and "]:" in masked else []
+    edits = ids + (_ref_def_edits(masked) if markdown and "]:" in masked else [])
     if markdown and "](" in masked:
         edits += _link_title_edits(masked)
     scanner = _ElementScanner(masked)

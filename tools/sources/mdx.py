@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from tools.sources.hidden import HEADING_ID_COMMENT_RE
 from tools.sources.slugs import Anchors, mintlify
 
 log = logging.getLogger(__name__)
@@ -494,6 +495,8 @@ def parse_markdown(
 
 def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
     meta, body = read_frontmatters(text.replace("\r\n", "\n"))
+    if "{/*" in body:  # `## Title {/* #id */}`: the heading's id (Docusaurus 3), not a comment
+        body = HEADING_ID_COMMENT_RE.sub(lambda m: f"{m.group(1)} {{#{m.group(2)}}}", body)
     body = _HTML_COMMENT_RE.sub("", body)
     body = drop_embedded_html(body)
     body = resolve_language_blocks(body, language)

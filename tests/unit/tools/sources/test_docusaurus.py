@@ -203,3 +203,27 @@ def test_number_prefixes_and_category_index_docs_route_as_docusaurus_does(
     flat = CONFIG.replace("baseUrl: '/'", "baseUrl: '/', trailingSlash: false")
     (tmp_path / "docusaurus.config.js").write_text(flat, "utf-8")
     assert detect_site(docs).url_for("guide/index.md", {}) == "https://example.com/docs/guide"
+
+
+def test_an_mdx_comment_id_at_a_heading_end_is_its_anchor(tmp_path: Path) -> None:
+    text = (
+        "## TypeScript\n\n#### TypeScript {/* #react-typescript */}\n\n"
+        "## Setup {/* #setup-id and a note */}\n\n## Plain {/* a note */}\n"
+    )
+    docs = project(tmp_path, CONFIG, {"docs/ids.mdx": text})
+    page = read(docs, "ids.mdx")
+    assert [(s.heading, s.anchor) for s in page.sections if s.level] == [
+        ("TypeScript", "typescript"),
+        ("TypeScript", "react-typescript"),
+        ("Setup", "setup-id"),
+        ("Plain", "plain"),
+    ]
+    from tools.sources.mdx import parse_markdown
+
+    direct = parse_markdown("ids.mdx", text, slug="github")  # no cleaning before the reader
+    assert [s.anchor for s in direct.sections if s.level] == [
+        "typescript",
+        "react-typescript",
+        "setup-id",
+        "plain",
+    ]
