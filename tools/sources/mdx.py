@@ -14,6 +14,7 @@ whose target is a name, not a URL (`[BaseModel][pkg.BaseModel]`, autorefs), show
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 from collections.abc import Callable
@@ -551,6 +552,9 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
             source = _clean_prose(source)
             heading = plain_heading(source).strip("*").strip()
             slug_text = plain_heading(source, collapse=False).strip("*").strip()
+            if slug == "github" and "&" in heading:
+                # MDX (Docusaurus) decodes character references (`&amp;`) before the slug.
+                heading, slug_text = html.unescape(heading), html.unescape(slug_text)
             anchor = anchors.take(explicit) if explicit else anchors.heading(slug_text)
             current = Section(heading, len(h.group(1)), "", anchor)
             buf = []

@@ -227,3 +227,9 @@ def test_an_mdx_comment_id_at_a_heading_end_is_its_anchor(tmp_path: Path) -> Non
         "setup-id",
         "plain",
     ]
+
+
+def test_a_character_reference_in_a_heading_is_its_character(tmp_path: Path) -> None:
+    docs = project(tmp_path, CONFIG, {"docs/v.md": "## Ionic &amp; Async\n"})
+    (section,) = read(docs, "v.md").sections
+    assert (section.heading, section.anchor) == ("Ionic & Async", "ionic--async")
