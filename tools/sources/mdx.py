@@ -55,6 +55,10 @@ _REF_DEF_LINE_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]: +(\S+)", re.M)
 _INLINE_LINK_RE = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
 _HTML_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
 _IMPORT_EXPORT_RE = re.compile(r"^\s*(import|export)\s")
+# How an import statement's last line ends (its module's name, `;`, or a side-effect import);
+# a statement is followed over at most `_MAX_IMPORT_LINES` lines.
+_IMPORT_END_RE = re.compile(r"""(?:['"]\s*;?|;)\s*$""")
+_MAX_IMPORT_LINES = 20
 _BLANK_RUN_RE = re.compile(r"\n{3,}")
 # libyaml's parser when installed (same objects, several times faster), else PyYAML's own.
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -401,7 +405,7 @@ def _clean_prose(line: str) -> str:
 # A line may hold several import statements (`import A from './a.mdx'; import B from …`), and
 # the path is a JS string literal, so it may carry escapes (`'./\\_part.md'`).
 _MDX_IMPORT_RE = re.compile(
-    r"""(?:^|(?<=;))[ \t]*import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+(['"])((?:\\.|(?!\2)[^\\\n])+)\2[ \t]*;?""",
+    r"""(?:^|(?<=;))[ \t]*import\s+([A-Za-z_$][\w$]*)\s+from\s+(['"])((?:\\.|(?!\2)[^\\\n])+)\2[ \t]*;?""",
     re.M,
 )
 _JS_ESCAPE_RE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r?\n|.)", re.S)
@@ -518,6 +522,7 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
             sections.append(current)
 
     outer: list[Anchors] = []
+    continued_import = 0
     for raw in body.split("\n"):
         if raw == PART_START:
             outer.append(anchors)
@@ -543,7 +548,15 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
             fence_indent = len(m.group(1))
             buf.append(raw.strip())
             continue
+        if continued_import:
+            continued_import -= 1
+            if _IMPORT_END_RE.search(raw):
+                continued_import = 0
+            continue
         if _IMPORT_EXPORT_RE.match(raw):
+            # An import statement may run on over lines (`import\nName from './x.md';`).
+            if raw.lstrip().startswith("import") and not _IMPORT_END_RE.search(raw):
+                continued_import = _MAX_IMPORT_LINES
             continue
         h = _HEADING_RE.match(raw.strip()) if not raw.startswith("    ") else None
         if h:

@@ -43,11 +43,13 @@ def test_imports_with_js_escapes_several_per_line_and_at_site_are_inlined(
             "docs/_a.mdx": "## Key Concepts\n\nFrom A.\n",
             "docs/_b.mdx": "## Key Concepts\n\nFrom B.\n",
             "shared/_c.md": "Shared C.\n",
+            "docs/_d.md": "Part D.\n",
             "docs/escaped.mdx": "---\ntitle: E\n---\nimport A from './\\_a.mdx';\n\n<A />\n",
             "docs/two.mdx": (
                 "---\ntitle: T\n---\n"
                 "import A from './_a.mdx'; import B from './_b.mdx';\n"
-                "import C from '@site/shared/_c.md';\n\n<A />\n\n<B />\n\n<C />\n"
+                "import C from '@site/shared/_c.md'; import\nD from './_d.md';\n\n"
+                "<A />\n\n<B />\n\n<C />\n\n<D />\n"
             ),
         },
     )
@@ -58,6 +60,7 @@ def test_imports_with_js_escapes_several_per_line_and_at_site_are_inlined(
     # Each imported file is compiled on its own: both headings get the same bare id.
     assert [s.anchor for s in two.sections if s.level] == ["key-concepts", "key-concepts"]
     assert "From A." in two.body and "From B." in two.body and "Shared C." in two.body
+    assert "Part D." in two.body and "from" not in two.body  # an import over two lines
     assert "'" not in two.body and "import" not in two.body
 
 
