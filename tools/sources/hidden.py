@@ -460,6 +460,11 @@ def _scan_tag(text: str, start: int) -> _Tag:
     return tag
 
 
+def scan_tag(text: str, start: int) -> _Tag:
+    """The start tag at `start` as read with JSX values (its `end`, `closed`, attributes)."""
+    return _scan_tag(text, start)
+
+
 def _unquote(value: str | None) -> str:
     """An attribute value without its quotes or JSX braces, character references decoded, lower case."""
     v = unescape(value or "").strip()

@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from tools.sources.hidden import HEADING_ID_COMMENT_RE
+from tools.sources.hidden import HEADING_ID_COMMENT_RE, scan_tag
 from tools.sources.slugs import Anchors, mintlify
 
 log = logging.getLogger(__name__)
@@ -33,8 +33,9 @@ _FRONTMATTER_RE = re.compile(
 )
 _FENCE_RE = re.compile(r"^(\s*)(`{3,}|~{3,})")
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
-# A component tag; its attribute values may be JSX expressions holding tags (`text={<>…</>}`).
-_JSX_TAG_RE = re.compile(r"</?[A-Z][A-Za-z0-9.]*(?:\s+(?:[^<>{}]|\{(?:[^{}]|\{[^{}]*\})*\})*?)?/?>")
+# Where a component tag starts (`<Tabs`, `</Tabs`); `scan_tag` reads to its end, through
+# attribute values that are JSX expressions holding tags and braces (`code={{ a: {…} }}`).
+_JSX_TAG_START_RE = re.compile(r"<(/?)[A-Z][A-Za-z0-9.]*(?=[\s/>])")
 _HTML_COMMENT_RE = re.compile(r"<!--.*?-->|\{/\*.*?\*/\}", re.DOTALL)
 _LANGUAGE_BLOCK_RE = re.compile(r":::(python|js|ts|javascript|typescript)")
 # A Docusaurus admonition's opening line (`:::tip`, `:::note Title`, `:::info[Title]`, `::::`
@@ -55,10 +56,40 @@ _REF_DEF_LINE_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]: +(\S+)", re.M)
 _INLINE_LINK_RE = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
 _HTML_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
 _IMPORT_EXPORT_RE = re.compile(r"^\s*(import|export)\s")
-# How an import statement's last line ends (its module's name, `;`, or a side-effect import);
-# a statement is followed over at most `_MAX_IMPORT_LINES` lines.
+# How an import statement's last line ends (its module's name, `;`, or a side-effect import).
 _IMPORT_END_RE = re.compile(r"""(?:['"]\s*;?|;)\s*$""")
-_MAX_IMPORT_LINES = 20
+# An MDX `import` / `export` is JavaScript up to where its brackets close (`export default
+# function X() {` … `}`): none of it is text. Followed over at most this many lines.
+_MAX_ESM_LINES = 400
+_BRACKET_DELTA = {"{": 1, "(": 1, "[": 1, "}": -1, ")": -1, "]": -1}
+
+
+def _bracket_depth(line: str, depth: int) -> int:
+    """The bracket depth after a line of JavaScript, strings skipped.
+
+    An apostrophe after a word character is JSX text (`Don't`), not a string.
+    """
+    quote = ""
+    prev = " "
+    i = 0
+    while i < len(line):
+        c = line[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in '"`' or (c == "'" and not (prev.isalnum() or prev == "_")):
+            quote = c
+        elif c == "/" and line.startswith("//", i):
+            break
+        else:
+            depth += _BRACKET_DELTA.get(c, 0)
+        prev = c
+        i += 1
+    return depth
+
+
 _BLANK_RUN_RE = re.compile(r"\n{3,}")
 # libyaml's parser when installed (same objects, several times faster), else PyYAML's own.
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -390,15 +421,29 @@ def _clean_prose(line: str) -> str:
         return line
     line = _html_as_text(line)
 
-    def repl(m: re.Match[str]) -> str:
-        attr = _TITLE_ATTR_RE.search(m.group(0))
-        if attr and not m.group(0).startswith("</"):
+    out: list[str] = []
+    pos = 0
+    for m in _JSX_TAG_START_RE.finditer(line):
+        if m.start() < pos:
+            continue
+        if m.group(1):  # a closing tag: `</Name>`
+            end = line.find(">", m.end())
+            if end < 0 or line[m.end() : end].strip():
+                continue
+            end += 1
+        else:
+            tag = scan_tag(line, m.start())
+            if not tag.closed:
+                continue
+            end = tag.end
+        out.append(line[pos : m.start()])
+        attr = None if m.group(1) else _TITLE_ATTR_RE.search(line, m.start(), end)
+        if attr:
             title = next(g for g in attr.groups() if g is not None)
-            return f"**{title}** " if title else ""
-        return ""
-
-    line = _JSX_TAG_RE.sub(repl, line)
-    return line
+            out.append(f"**{title}** " if title else "")
+        pos = end
+    out.append(line[pos:])
+    return "".join(out)
 
 
 # `import Name from '/snippets/x.mdx'` (MDX), and where `<Name />` puts that file's content.
@@ -522,7 +567,8 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
             sections.append(current)
 
     outer: list[Anchors] = []
-    continued_import = 0
+    esm_lines = esm_depth = 0
+    esm_import = False
     for raw in body.split("\n"):
         if raw == PART_START:
             outer.append(anchors)
@@ -548,15 +594,18 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
             fence_indent = len(m.group(1))
             buf.append(raw.strip())
             continue
-        if continued_import:
-            continued_import -= 1
-            if _IMPORT_END_RE.search(raw):
-                continued_import = 0
+        if esm_lines:
+            esm_lines -= 1
+            esm_depth = _bracket_depth(raw, esm_depth)
+            if esm_depth <= 0 and (not esm_import or _IMPORT_END_RE.search(raw)):
+                esm_lines = 0
             continue
         if _IMPORT_EXPORT_RE.match(raw):
-            # An import statement may run on over lines (`import\nName from './x.md';`).
-            if raw.lstrip().startswith("import") and not _IMPORT_END_RE.search(raw):
-                continued_import = _MAX_IMPORT_LINES
+            # A statement may run on over lines (`import\nName from './x.md';`, a function).
+            esm_depth = _bracket_depth(raw, 0)
+            esm_import = raw.lstrip().startswith("import") and not _IMPORT_END_RE.search(raw)
+            if esm_depth > 0 or esm_import:
+                esm_lines = _MAX_ESM_LINES
             continue
         h = _HEADING_RE.match(raw.strip()) if not raw.startswith("    ") else None
         if h:

@@ -31,9 +31,14 @@ def read_markdown(rel: str, text: str, site: Site, root: Path, language: str) ->
         text,
         language,
         site.slug,
-        lambda spec: load_import(spec, rel, root, site.project_root),
+        lambda spec: _cleaned(load_import(spec, rel, root, site.project_root)),
         separate_parts=site.generator == "docusaurus",
     )
+
+
+def _cleaned(text: str | None) -> str | None:
+    """An imported file's text cleaned as a page's is: it becomes part of the page."""
+    return None if text is None else strip_hidden(text)
 
 
 def load_import(spec: str, rel: str, root: Path, site_dir: str = "") -> str | None:
