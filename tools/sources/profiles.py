@@ -400,6 +400,11 @@ _DOCS_PLUGIN_NAME_RE = re.compile(
 )
 
 
+# Docusaurus leaves out files and folders whose name starts with `_` (partials), and test
+# folders (its default `exclude`).
+_DOCUSAURUS_NOT_PAGES = ("_*", "__tests__", *PART_FOLDERS)
+
+
 @dataclass(frozen=True)
 class _DocusaurusConfig:
     """What a docusaurus.config.* says, read as text (tools/sources/jsconfig.py), never run."""
@@ -528,7 +533,7 @@ def docusaurus_site(root: Path, config_path: Path | None) -> Site:
             generator="docusaurus",
             slug="github",
             route_base="docs",
-            not_pages=("_*", *PART_FOLDERS),
+            not_pages=_DOCUSAURUS_NOT_PAGES,
         )
     config = _read_docusaurus_config(config_path)
     options = config.docs_options(root)
@@ -558,9 +563,9 @@ def docusaurus_site(root: Path, config_path: Path | None) -> Site:
         slug="github",
         route_base=route,
         nav=nav,
-        exclude=tuple(str(g) for g in exclude),
-        # Docusaurus leaves out files and folders whose name starts with `_` (partials).
-        not_pages=("_*", *PART_FOLDERS),
+        # The plugin's globs are relative to the docs folder: `README.md` is the top one only.
+        exclude=tuple(g if "/" in g else f"./{g}" for g in map(str, exclude)),
+        not_pages=_DOCUSAURUS_NOT_PAGES,
         # The site's folder: `@site/…` imports start there.
         project_root=str(config_path.parent.resolve()),
         config=str(config_path),

@@ -53,8 +53,8 @@ def _glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
     """Whether a path matches one of the globs, gitignore-like.
 
     A pattern without `/` matches a file or folder of that name anywhere (`_*`, `__pycache__`);
-    one with `/` matches from the folder's root (`api/*.md`), or at any depth when it starts with
-    `**/`; a pattern that names a folder matches everything under it.
+    one with `/` matches from the folder's root (`api/*.md`, `./README.md`), or at any depth when
+    it starts with `**/`; a pattern that names a folder matches everything under it.
     """
     parts = rel.split("/")
     for pattern in patterns:
@@ -66,7 +66,7 @@ def _glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
                 return True
             continue
         anywhere = pat.startswith("**/")
-        core = pat[3:] if anywhere else pat
+        core = pat[3:] if anywhere else pat.removeprefix("./")  # `./x`: `x` at the root only
         for i in range(len(parts) if anywhere else 1):
             sub = "/".join(parts[i:])
             if fnmatch.fnmatchcase(sub, core) or fnmatch.fnmatchcase(sub, core + "/*"):
