@@ -283,3 +283,17 @@ def test_an_imported_component_file_leaves_no_javascript_or_tags_in_the_page(
     docs = project(tmp_path, CONFIG, files)
     text = read(docs, "page.md").body
     assert text == "## Demo\n\nShown part.\n\nAfter.\n\nEnd."
+
+
+def test_a_json_sidebar_names_its_docs_by_their_id_keys(tmp_path: Path) -> None:
+    files = {
+        "docs/intro.md": "# I\n",
+        "docs/appendix.md": "# A\n",
+        "docs/other.md": "# O\n",
+        "sidebars.json": (
+            '{"docs": ["intro", {"type": "category", "label": "Misc", "items": '
+            '[{"type": "doc", "id": "appendix", "label": "Appendix"}]}]}'
+        ),
+    }
+    docs = project(tmp_path, CONFIG, files)
+    assert detect_site(docs).nav == ("intro.md", "appendix.md")
