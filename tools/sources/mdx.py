@@ -601,10 +601,11 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
                 esm_lines = 0
             continue
         if _IMPORT_EXPORT_RE.match(raw):
-            # A statement may run on over lines (`import\nName from './x.md';`, a function).
+            # MDX's ESM (at the line's start) may run on over lines (`import\nName from
+            # './x.md';`, a function); an indented one is the line alone, as before.
             esm_depth = _bracket_depth(raw, 0)
-            esm_import = raw.lstrip().startswith("import") and not _IMPORT_END_RE.search(raw)
-            if esm_depth > 0 or esm_import:
+            esm_import = raw.startswith("import") and not _IMPORT_END_RE.search(raw)
+            if raw[:1] in ("i", "e") and (esm_depth > 0 or esm_import):
                 esm_lines = _MAX_ESM_LINES
             continue
         h = _HEADING_RE.match(raw.strip()) if not raw.startswith("    ") else None

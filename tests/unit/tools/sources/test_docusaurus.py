@@ -297,3 +297,11 @@ def test_a_json_sidebar_names_its_docs_by_their_id_keys(tmp_path: Path) -> None:
     }
     docs = project(tmp_path, CONFIG, files)
     assert detect_site(docs).nav == ("intro.md", "appendix.md")
+
+
+def test_only_esm_at_a_line_start_runs_on_over_lines() -> None:
+    from tools.sources.mdx import parse_markdown
+
+    text = "## A\n\n  export const config = {\n\nKept text.\n\nexport const x = {\n  a: 1,\n};\n\nEnd.\n"
+    page = parse_markdown("a.mdx", text, slug="github")
+    assert page.sections[0].text == "Kept text.\n\nEnd."
