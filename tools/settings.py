@@ -21,7 +21,7 @@ def _split(value: str) -> tuple[str, ...]:
 
 # The values the docs-site settings take (tools/sources/profiles.py, tools/sources/slugs.py).
 GENERATOR_CHOICES = ("auto", "mkdocs", "sphinx", "docusaurus", "mintlify", "html", "markdown")
-URL_STYLE_CHOICES = ("auto", "plain", "directory", "html")
+URL_STYLE_CHOICES = ("auto", "plain", "directory", "html", "index-slash")
 SLUG_CHOICES = (
     "auto",
     "mintlify",

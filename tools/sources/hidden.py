@@ -271,6 +271,23 @@ _MDX_COMMENT_RE = re.compile(
 )
 
 
+# An MDX comment that ends a heading and starts with `#` is the heading's explicit id in
+# Docusaurus 3 (`## Title {/* #my-id */}`; its first word is the id): it is kept as the `{#id}`
+# the readers understand, not dropped as a comment.
+HEADING_ID_COMMENT_RE = re.compile(
+    r"^([ \t]{0,3}#{1,6}[ \t].*?)[ \t]*\{/\*\s*#([^\s*]+)(?:[^*]|\*(?!/))*\*/\}[ \t]*$", re.M
+)
+
+
+def _heading_id_edits(masked: str) -> list[tuple[int, int, str]]:
+    """The `{/* #id */}` heading ids of the text, each to be written `{#id}`."""
+    if "{/*" not in masked:
+        return []
+    return [
+        (m.end(1), m.end(0), f" {{#{m.group(2)}}}") for m in HEADING_ID_COMMENT_RE.finditer(masked)
+    ]
+
+
 def _comment_ranges(masked: str, markdown: bool) -> list[tuple[int, int]]:
     pattern = _MDX_COMMENT_RE if markdown else _COMMENT_RE
     return [(m.start(), m.end()) for m in pattern.finditer(masked)]
@@ -386,26 +403,60 @@ def _scan_value(text: str, i: int) -> int:
         j = text.find(quote, i + 1)
         return len(text) if j < 0 else j + 1
     if quote == "{":
-        depth = 0
-        j = i
-        while j < len(text):
-            c = text[j]
-            if c in "\"'`":
-                k = text.find(c, j + 1)
-                j = len(text) if k < 0 else k + 1
-                continue
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                depth -= 1
-                if depth == 0:
-                    return j + 1
-            j += 1
-        return len(text)
+        return _scan_braces(text, i)
     j = i
     while j < len(text) and not text[j].isspace() and text[j] != ">":
         j += 1
     return j
+
+
+# After one of these (or at an expression's start) a quote opens a JS string; after a word
+# character it is text (an apostrophe in JSX children: `{<>the item's note</>}`).
+_JS_STRING_AFTER = frozenset("{([,:=?!&|+-*/%<~^;")
+
+
+def _js_string_end(text: str, j: int) -> int:
+    """End of the JS string literal whose quote is at `j` (backslash escapes skipped)."""
+    quote = text[j]
+    k = j + 1
+    while k < len(text):
+        c = text[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c == quote:
+            return k + 1
+        if c == "\n" and quote != "`":
+            return k  # a quote and string cannot span lines: it was text after all
+        k += 1
+    return len(text)
+
+
+def _scan_braces(text: str, i: int) -> int:
+    """End of a balanced JSX expression `{…}` at `i`: braces nest, JS strings are skipped.
+
+    A quote opens a string only where a JS string can start (not after a word character), so an
+    apostrophe in JSX text inside the expression does not swallow the rest of the page.
+    """
+    depth = 0
+    j = i
+    prev = "{"
+    while j < len(text):
+        c = text[j]
+        if c == "`" or (c in "\"'" and prev in _JS_STRING_AFTER):
+            j = _js_string_end(text, j)
+            prev = "a"
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        if not c.isspace():
+            prev = c
+        j += 1
+    return len(text)
 
 
 def _scan_tag(text: str, start: int) -> _Tag:
@@ -443,6 +494,11 @@ def _scan_tag(text: str, start: int) -> _Tag:
         tag.written.append((name.group(0), value))
     tag.multiline = "\n" in text[start : tag.end]
     return tag
+
+
+def scan_tag(text: str, start: int) -> _Tag:
+    """The start tag at `start` as read with JSX values (its `end`, `closed`, attributes)."""
+    return _scan_tag(text, start)
 
 
 def _unquote(value: str | None) -> str:
@@ -638,9 +694,11 @@ def _strip_markup(body: str, markdown: bool) -> str:
             masked = _AUTOLINK_RE.sub(lambda m: FILL * len(m.group(0)), masked)
     if "<" not in masked and "{/*" not in masked and "]" not in masked:
         return body  # no markup outside code: most pages of most folders
+    ids = _heading_id_edits(masked) if markdown else []
+    masked = _mask(masked, [(s, e) for s, e, _ in ids])
     comments = _comment_ranges(masked, markdown)
     masked = _mask(masked, comments)
-    edits = _ref_def_edits(masked) if markdown and "]:" in masked else []
+    edits = ids + (_ref_def_edits(masked) if markdown and "]:" in masked else [])
     if markdown and "](" in masked:
         edits += _link_title_edits(masked)
     scanner = _ElementScanner(masked)

@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from tools.sources.hidden import mask_code
+from tools.sources.hidden import HEADING_ID_COMMENT_RE, mask_code, scan_tag
 from tools.sources.slugs import Anchors, mintlify
 
 log = logging.getLogger(__name__)
@@ -33,7 +33,9 @@ _FRONTMATTER_RE = re.compile(
 )
 _FENCE_RE = re.compile(r"^(\s*)(`{3,}|~{3,})")
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
-_JSX_TAG_RE = re.compile(r"</?[A-Z][A-Za-z0-9.]*(?:\s+[^<>]*?)?/?>")
+# Where a component tag starts (`<Tabs`, `</Tabs`); `scan_tag` reads to its end, through
+# attribute values that are JSX expressions holding tags and braces (`code={{ a: {…} }}`).
+_JSX_TAG_START_RE = re.compile(r"<(/?)[A-Z][A-Za-z0-9.]*(?=[\s/>])")
 _HTML_COMMENT_RE = re.compile(r"<!--.*?-->|\{/\*.*?\*/\}", re.DOTALL)
 _LANGUAGE_BLOCK_RE = re.compile(r":::(python|js|ts|javascript|typescript)")
 # A Docusaurus admonition's opening line (`:::tip`, `:::note Title`, `:::info[Title]`, `::::`
@@ -61,6 +63,40 @@ _FOOTNOTE_REF_RE = re.compile(r"\[\^([^\]\s]+)\]")
 _INLINE_LINK_RE = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
 _HTML_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
 _IMPORT_EXPORT_RE = re.compile(r"^\s*(import|export)\s")
+# How an import statement's last line ends (its module's name, `;`, or a side-effect import).
+_IMPORT_END_RE = re.compile(r"""(?:['"]\s*;?|;)\s*$""")
+# An MDX `import` / `export` is JavaScript up to where its brackets close (`export default
+# function X() {` … `}`): none of it is text. Followed over at most this many lines.
+_MAX_ESM_LINES = 400
+_BRACKET_DELTA = {"{": 1, "(": 1, "[": 1, "}": -1, ")": -1, "]": -1}
+
+
+def _bracket_depth(line: str, depth: int) -> int:
+    """The bracket depth after a line of JavaScript, strings skipped.
+
+    An apostrophe after a word character is JSX text (`Don't`), not a string.
+    """
+    quote = ""
+    prev = " "
+    i = 0
+    while i < len(line):
+        c = line[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in '"`' or (c == "'" and not (prev.isalnum() or prev == "_")):
+            quote = c
+        elif c == "/" and line.startswith("//", i):
+            break
+        else:
+            depth += _BRACKET_DELTA.get(c, 0)
+        prev = c
+        i += 1
+    return depth
+
+
 _BLANK_RUN_RE = re.compile(r"\n{3,}")
 # libyaml's parser when installed (same objects, several times faster), else PyYAML's own.
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -385,9 +421,11 @@ _HTML_LINK_RE = re.compile(
 )
 _HTML_ALT_RE = re.compile(r"\balt=(?:\"([^\"]*)\"|'([^']*)')", re.I)
 _INLINE_CODE_SPLIT_RE = re.compile(r"(`+[^`]*`+)")
-# Elements whose content is no text of the page (embedded media, drawings, scripts).
+# Elements whose content is no text of the page (embedded media, drawings, scripts), and a
+# page's `<head>` (Docusaurus moves it, with its `<title>` and `<meta>`, into the HTML head;
+# browsers show none of it).
 _HTML_EMBED_RE = re.compile(
-    r"<(svg|iframe|script|style|object|video|audio)\b[^<>]*?(?:/>|>.*?</\1\s*>)", re.I | re.S
+    r"<(svg|iframe|script|style|object|video|audio|head)\b[^<>]*?(?:/>|>.*?</\1\s*>)", re.I | re.S
 )
 
 
@@ -459,17 +497,31 @@ def _clean_prose(line: str) -> str:
         return line
     line = _html_as_text(line)
 
-    def repl(m: re.Match[str]) -> str:
-        attr = _TITLE_ATTR_RE.search(m.group(0))
-        if attr and not m.group(0).startswith("</"):
+    # Code spans keep their `<placeholder>`: a tag starting inside one is code.
+    code = [c.span() for c in _INLINE_CODE_SPLIT_RE.finditer(line)] if "`" in line else []
+    out: list[str] = []
+    pos = 0
+    for m in _JSX_TAG_START_RE.finditer(line):
+        if m.start() < pos or any(start <= m.start() < end for start, end in code):
+            continue
+        if m.group(1):  # a closing tag: `</Name>`
+            end = line.find(">", m.end())
+            if end < 0 or line[m.end() : end].strip():
+                continue
+            end += 1
+        else:
+            tag = scan_tag(line, m.start())
+            if not tag.closed:
+                continue
+            end = tag.end
+        out.append(line[pos : m.start()])
+        attr = None if m.group(1) else _TITLE_ATTR_RE.search(line, m.start(), end)
+        if attr:
             title = next(g for g in attr.groups() if g is not None)
-            return f"**{title}** " if title else ""
-        return ""
-
-    parts = _INLINE_CODE_SPLIT_RE.split(line)
-    for i in range(0, len(parts), 2):  # code spans (odd parts) keep their `<placeholder>`
-        parts[i] = _JSX_TAG_RE.sub(repl, parts[i])
-    return "".join(parts)
+            out.append(f"**{title}** " if title else "")
+        pos = end
+    out.append(line[pos:])
+    return "".join(out)
 
 
 def decode_entities(line: str) -> str:
@@ -488,22 +540,59 @@ def decode_entities(line: str) -> str:
 
 
 # `import Name from '/snippets/x.mdx'` (MDX), and where `<Name />` puts that file's content.
+# A line may hold several import statements (`import A from './a.mdx'; import B from …`), and
+# the path is a JS string literal, so it may carry escapes (`'./\\_part.md'`).
 _MDX_IMPORT_RE = re.compile(
-    r"""^import[ \t]+([A-Za-z_]\w*)[ \t]+from[ \t]+['"]([^'"\n]+\.mdx?)['"];?[ \t]*$""", re.M
+    r"""(?:^|(?<=;))[ \t]*import\s+([A-Za-z_$][\w$]*)\s+from\s+(['"])((?:\\.|(?!\2)[^\\\n])+)\2[ \t]*;?""",
+    re.M,
 )
+_JS_ESCAPE_RE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r?\n|.)", re.S)
+_JS_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 MAX_IMPORT_DEPTH = 3
+# Lines that mark where an imported file's text starts and ends in the page (private-use
+# characters: no page writes them). Docusaurus compiles each imported file on its own, so its
+# headings get ids of their own, not suffixed against the page's (`Anchors` per part).
+PART_START = "\ue000part\ue000"
+PART_END = "\ue000/part\ue000"
 
 ImportLoader = Callable[[str], str | None]
 
 
-def inline_imports(body: str, load: ImportLoader, depth: int = 0) -> str:
+def js_unescape(literal: str) -> str:
+    r"""The value of a JS string literal's body: `\_` is `_`, `\n` a newline, `\u0041` `A`."""
+
+    def repl(m: re.Match[str]) -> str:
+        esc = m.group(1)
+        if esc.startswith("u{"):
+            return chr(min(int(esc[2:-1], 16), 0x10FFFF))
+        if esc[0] in "ux" and len(esc) > 1:
+            return chr(int(esc[1:], 16))
+        if esc in ("\n", "\r\n"):
+            return ""  # a line continuation
+        return _JS_SIMPLE_ESCAPES.get(esc, esc)
+
+    return _JS_ESCAPE_RE.sub(repl, literal) if "\\" in literal else literal
+
+
+def mdx_imports(body: str) -> dict[str, str]:
+    """The Markdown files a page imports, by the name it imports them as (the path unescaped)."""
+    out: dict[str, str] = {}
+    for m in _MDX_IMPORT_RE.finditer(body):
+        spec = js_unescape(m.group(3))
+        if spec.endswith((".md", ".mdx")):
+            out[m.group(1)] = spec
+    return out
+
+
+def inline_imports(body: str, load: ImportLoader, depth: int = 0, mark: bool = False) -> str:
     """MDX imports of Markdown files resolved: each `<Name />` replaced by the imported file's body.
 
     Mintlify and Docusaurus pages import shared snippets (code samples, tabs of examples) and
     place them with a component tag; without this the page would lose them. `load(spec)` gives
-    the imported file's text, or None (the tag is then dropped, as before).
+    the imported file's text, or None (the tag is then dropped, as before). `mark` puts each
+    imported text between `PART_START` / `PART_END` lines (its headings get their own ids).
     """
-    names = {m.group(1): m.group(2) for m in _MDX_IMPORT_RE.finditer(body)}
+    names = mdx_imports(body)
     if not names:
         return body
     tag = re.compile(r"<(" + "|".join(map(re.escape, names)) + r")\b[^<>]*/>")
@@ -514,8 +603,11 @@ def inline_imports(body: str, load: ImportLoader, depth: int = 0) -> str:
             return ""
         _, inner = split_frontmatter(text.replace("\r\n", "\n"))
         if depth + 1 < MAX_IMPORT_DEPTH:
-            inner = inline_imports(inner, load, depth + 1)
-        return "\n" + inner.strip("\n") + "\n"
+            inner = inline_imports(inner, load, depth + 1, mark)
+        inner = inner.strip("\n")
+        if mark:
+            inner = f"{PART_START}\n{inner}\n{PART_END}"
+        return "\n" + inner + "\n"
 
     return tag.sub(repl, body)
 
@@ -526,15 +618,18 @@ def parse_markdown(
     language: str = "python",
     slug: str = "mintlify",
     load_import: ImportLoader | None = None,
+    separate_parts: bool = False,
 ) -> Page:
     """Parse Markdown/MDX into a `Page`; never raises on malformed input.
 
     `slug` names the generator's heading-anchor rule (tools/sources/slugs.py); `load_import`
     reads the Markdown files MDX imports name (`inline_imports`), None leaves them out.
+    `separate_parts`: each imported file's headings are made unique among themselves only
+    (Docusaurus compiles an imported file as a document of its own).
     """
     try:
-        if load_import is not None and "\nimport " in text:
-            text = inline_imports(text, load_import)
+        if load_import is not None and "import " in text:
+            text = inline_imports(text, load_import, mark=separate_parts)
         return _parse(path, text, language, slug)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
         log.warning("could not parse %s (%s); indexing it as plain text", path, exc)
@@ -543,6 +638,8 @@ def parse_markdown(
 
 def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
     meta, body = read_frontmatters(text.replace("\r\n", "\n"))
+    if "{/*" in body:  # `## Title {/* #id */}`: the heading's id (Docusaurus 3), not a comment
+        body = HEADING_ID_COMMENT_RE.sub(lambda m: f"{m.group(1)} {{#{m.group(2)}}}", body)
     body = drop_comments(body)
     body = drop_embedded_html(body)
     body = resolve_language_blocks(body, language)
@@ -562,7 +659,17 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
         if current.level > 0 or current.text:
             sections.append(current)
 
+    outer: list[Anchors] = []
+    esm_lines = esm_depth = 0
+    esm_import = False
     for raw in body.split("\n"):
+        if raw == PART_START:
+            outer.append(anchors)
+            anchors = Anchors(slug)
+            continue
+        if raw == PART_END:
+            anchors = outer.pop() if outer else anchors
+            continue
         m = _FENCE_RE.match(raw)
         if fence is not None:
             lead = len(raw) - len(raw.lstrip(" "))
@@ -581,13 +688,26 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
             fence_indent = len(m.group(1))
             buf.append(raw.strip())
             continue
+        if esm_lines:
+            esm_lines -= 1
+            esm_depth = _bracket_depth(raw, esm_depth)
+            if esm_depth <= 0 and (not esm_import or _IMPORT_END_RE.search(raw)):
+                esm_lines = 0
+            continue
         if _IMPORT_EXPORT_RE.match(raw):
+            # MDX's ESM (at the line's start) may run on over lines (`import\nName from
+            # './x.md';`, a function); an indented one is the line alone, as before.
+            esm_depth = _bracket_depth(raw, 0)
+            esm_import = raw.startswith("import") and not _IMPORT_END_RE.search(raw)
+            if raw[:1] in ("i", "e") and (esm_depth > 0 or esm_import):
+                esm_lines = _MAX_ESM_LINES
             continue
         h = _HEADING_RE.match(raw.strip()) if not raw.startswith("    ") else None
         if h:
             flush()
             source, explicit = split_heading_attrs(h.group(2))
             source = _clean_prose(source)
+            # Character references are decoded before the slug, as every generator does.
             heading = decode_entities(plain_heading(source).strip("*").strip())
             slug_text = decode_entities(plain_heading(source, collapse=False).strip("*").strip())
             anchor = anchors.take(explicit) if explicit else anchors.heading(slug_text)

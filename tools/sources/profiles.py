@@ -24,7 +24,8 @@ from typing import Any
 
 import yaml
 
-from tools.sources.site import NUMBER_PREFIX_RE, PART_FOLDERS, Site, repository_root
+from tools.sources import jsconfig
+from tools.sources.site import PART_FOLDERS, Site, repository_root, strip_number_prefix
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,10 @@ def _config_files(root: Path) -> Iterator[tuple[str, Path]]:
             if (folder / name).is_file():
                 yield "mintlify", folder / name
     yield from (("docusaurus", conf) for conf in _sibling_docusaurus(root))
+    # A released version of Docusaurus docs: `<site>/versioned_docs/version-X`.
+    if root.name.startswith("version-") and root.parent.name.endswith("versioned_docs"):
+        for conf in sorted(root.parent.parent.glob("docusaurus.config.*")):
+            yield "docusaurus", conf
 
 
 # -- Read the Docs ---------------------------------------------------------------------------
@@ -503,78 +508,244 @@ def mkdocs_site(root: Path, config_path: Path | None) -> Site:
 # -- Docusaurus --------------------------------------------------------------------------------
 
 
-def _js_string(source: str, key: str) -> str | None:
-    """A top-level-looking `key: 'value'` string literal of a JS/TS config (not evaluated)."""
-    m = re.search(rf"\b{key}\s*:\s*(['\"`])([^'\"`]*)\1", source)
-    return m.group(2) if m else None
+# The string that names the classic preset or the docs plugin in a `presets` / `plugins` entry
+# (`['classic', {…}]`, `[require.resolve('@docusaurus/plugin-content-docs'), {…}]`).
+_PRESET_NAME_RE = re.compile(r"""(['"])(?:classic|[\w@./-]*preset-classic)\1\s*\)?\s*(?=[,\]])""")
+_DOCS_PLUGIN_NAME_RE = re.compile(
+    r"""(['"])(?:content-docs|[\w@./-]*plugin-content-docs)\1\s*\)?\s*(?=[,\]])"""
+)
+
+
+# Docusaurus leaves out files and folders whose name starts with `_` (partials), and test
+# folders (its default `exclude`).
+_DOCUSAURUS_NOT_PAGES = ("_*", "__tests__", *PART_FOLDERS)
+
+
+@dataclass(frozen=True)
+class _DocusaurusConfig:
+    """What a docusaurus.config.* says, read as text (tools/sources/jsconfig.py), never run."""
+
+    path: Path
+    source: str
+    consts: dict[str, str]
+
+    def value(self, raw: str | None, setting: str, default: Any, env: str) -> Any:
+        """A literal value; a computed one falls back to `default` with a warning naming `env`."""
+        if raw is None:
+            return default
+        value = jsconfig.literal(raw, self.consts)
+        if value is jsconfig.NOT_LITERAL or (
+            not isinstance(value, type(default)) and default is not None
+        ):
+            log.warning(
+                "%s: %s is computed (%s), not a literal; using %r. If the site says otherwise, "
+                "set %s",
+                self.path,
+                setting,
+                " ".join(raw.split())[:80],
+                default,
+                env,
+            )
+            return default
+        return value
+
+    def top(self, key: str, default: Any, env: str) -> Any:
+        """A site-level option (`url`, `baseUrl`): the first `key:` whose value is a literal."""
+        raws = [
+            self.source[m.end() : jsconfig.value_end(self.source, m.end())].strip()
+            for m in re.finditer(rf"(?<![\w$.]){key}\s*:", self.source)
+        ]
+        for raw in raws:
+            value = jsconfig.literal(raw, self.consts)
+            if value is not jsconfig.NOT_LITERAL:
+                return value
+        return self.value(raws[0], key, default, env) if raws else default
+
+    def docs_plugins(self) -> list[dict[str, str]]:
+        """The option objects (raw values) of each docs plugin: the preset's `docs`, then plugins."""
+        text = self.source
+        out: list[dict[str, str]] = []
+        for m in _PRESET_NAME_RE.finditer(text):
+            start = jsconfig.object_at(text, m.end() + 1)
+            options = jsconfig.entries(text, start) if start is not None else {}
+            docs = options.get("docs")
+            inner = jsconfig.object_at(docs, 0) if docs else None
+            if docs is None:
+                out.append({})  # the preset's docs plugin with its defaults
+            elif inner is not None:
+                out.append(jsconfig.entries(docs, inner))
+            # `docs: false`: the preset has no docs plugin
+        for m in _DOCS_PLUGIN_NAME_RE.finditer(text):
+            start = jsconfig.object_at(text, m.end() + 1)
+            out.append(jsconfig.entries(text, start) if start is not None else {})
+        return out
+
+    def docs_options(self, root: Path) -> dict[str, str]:
+        """The options of the docs plugin whose `path` is this docs folder.
+
+        A folder no plugin names (a released version's `versioned_docs/version-X`) belongs to
+        the default plugin (no `id`, or `id: 'default'`).
+        """
+        plugins = self.docs_plugins() or [{}]
+        folder = self.path.parent
+        for options in plugins:
+            path = jsconfig.literal(options.get("path", "'docs'"), self.consts)
+            if isinstance(path, str) and (folder / path).resolve() == root:
+                return options
+        default = [
+            o
+            for o in plugins
+            if jsconfig.literal(o.get("id", "'default'"), self.consts) == "default"
+        ]
+        return (default or plugins)[0]
+
+
+def _read_docusaurus_config(config_path: Path) -> _DocusaurusConfig:
+    source = config_path.read_text("utf-8", errors="replace")
+    return _DocusaurusConfig(config_path, source, jsconfig.top_level_consts(source))
+
+
+def _docusaurus_version(
+    root: Path, config: _DocusaurusConfig, options: dict[str, str]
+) -> tuple[str, Path | None]:
+    """The route segment of the docs version this folder holds, and that version's sidebar file.
+
+    With released versions (`versions.json` beside the config) Docusaurus serves the last one
+    (`lastVersion`, by default the newest listed) at the docs route, the current `docs/` folder
+    at `next/`, and each other version at its name. `versioned_docs/version-X` is version X.
+    """
+    folder = config.path.parent
+    plugin_id = config.value(
+        options.get("id"), "the docs plugin's id", "default", "DOCS_AGENT_DOCS_BASE_URL"
+    )
+    prefix = "" if plugin_id == "default" else f"{plugin_id}_"
+    try:
+        versions = json.loads((folder / f"{prefix}versions.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        versions = []
+    versions = [str(v) for v in versions] if isinstance(versions, list) else []
+    if not versions:
+        return "", None
+    last = config.value(
+        options.get("lastVersion"), "lastVersion", versions[0], "DOCS_AGENT_DOCS_BASE_URL"
+    )
+    released = folder / f"{prefix}versioned_docs"
+    if root.parent == released.resolve() and root.name.startswith("version-"):
+        name = root.name.removeprefix("version-")
+        sidebar = folder / f"{prefix}versioned_sidebars" / f"version-{name}-sidebars.json"
+        return ("" if name == last else name), (sidebar if sidebar.is_file() else None)
+    return ("" if last == "current" else "next"), None
 
 
 def docusaurus_site(root: Path, config_path: Path | None) -> Site:
     """Docusaurus: `url` + `baseUrl` + the docs route, front-matter `id`/`slug`, `_` files are partials.
 
-    The config is JavaScript; only its plain string literals are read (it is not run). Anything
-    computed there is set in settings instead (docs/sources.md).
+    The config is JavaScript; only its literals are read (it is not run), and the docs
+    plugin's options are those of the plugin whose `path` is this folder. A computed value
+    falls back to Docusaurus' default with a warning; settings say it instead (docs/sources.md).
     """
-    source = config_path.read_text("utf-8", errors="replace") if config_path else ""
-    nav = _docusaurus_sidebar(root, config_path, source) if config_path else None
-    url = (_js_string(source, "url") or "").rstrip("/")
-    base = _js_string(source, "baseUrl") or "/"
-    route = _js_string(source, "routeBasePath")
-    route = "docs" if route is None else route
-    trailing = re.search(r"\btrailingSlash\s*:\s*true\b", source) is not None
+    if config_path is None:
+        return Site(
+            generator="docusaurus",
+            slug="github",
+            route_base="docs",
+            not_pages=_DOCUSAURUS_NOT_PAGES,
+        )
+    config = _read_docusaurus_config(config_path)
+    options = config.docs_options(root)
+    env = "DOCS_AGENT_DOCS_BASE_URL"
+    url = str(config.top("url", "", env)).rstrip("/")
+    base = str(config.top("baseUrl", "/", env))
+    route = str(config.value(options.get("routeBasePath"), "routeBasePath", "docs", env))
+    version, versioned_sidebar = _docusaurus_version(root, config, options)
+    route = "/".join(p for p in (route.strip("/"), version) if p)
+    # `trailingSlash` undefined: each permalink as computed (a folder's index doc ends with
+    # `/`); true: every one does; false: none does.
+    trailing = config.top("trailingSlash", None, "DOCS_AGENT_DOCS_URL_STYLE")
+    style = {True: "directory", False: "plain"}.get(trailing, "index-slash")
+    exclude = config.value(
+        options.get("exclude"), "the docs plugin's exclude", [], "DOCS_AGENT_DOCS_EXCLUDE"
+    )
+    sidebar = versioned_sidebar
+    if sidebar is None:
+        named = config.value(options.get("sidebarPath"), "sidebarPath", None, "DOCS_AGENT_DOCS_NAV")
+        if named is not False:  # `sidebarPath: false`: no sidebar
+            sidebar = _sidebar_file(config_path.parent, named if isinstance(named, str) else "")
+    nav = _docusaurus_sidebar(root, sidebar) if sidebar is not None else None
     return Site(
         generator="docusaurus",
         base_url=(url + "/" + base.strip("/")).rstrip("/") if url else "",
-        url_style="directory" if trailing else "plain",
+        url_style=style,
         slug="github",
         route_base=route,
         nav=nav,
-        # Docusaurus leaves out files and folders whose name starts with `_` (partials).
-        not_pages=("_*", *PART_FOLDERS),
-        config=str(config_path or ""),
+        # The plugin's globs are relative to the docs folder: `README.md` is the top one only.
+        exclude=tuple(g if "/" in g else f"./{g}" for g in map(str, exclude)),
+        not_pages=_DOCUSAURUS_NOT_PAGES,
+        # The site's folder: `@site/…` imports start there.
+        project_root=str(config_path.parent.resolve()),
+        config=str(config_path),
     )
 
 
-_SIDEBAR_PATH_RE = re.compile(r"sidebarPath\s*:\s*(?:require\.resolve\(\s*)?['\"]([^'\"]+)['\"]")
+def _sidebar_file(folder: Path, named: str) -> Path | None:
+    """The sidebar file `sidebarPath` names (Node adds a missing extension), else `sidebars.*`."""
+    exts = ("", ".js", ".ts", ".json", ".cjs", ".mjs")
+    candidates = [folder / f"{named}{ext}" for ext in exts] if named else []
+    candidates += [folder / f"sidebars{ext}" for ext in exts[1:]]
+    return next((c for c in candidates if c.is_file()), None)
+
+
 # A doc id in a sidebar: an array item (`['intro', 'guides/x']`) or an `id:` value.
-_SIDEBAR_ID_RE = re.compile(r"""(?:\bid\s*:\s*|[\[,]\s*)(['"])([\w./-]+)\1""")
+# An `autogenerated` item (`{ type: 'autogenerated', dirName: 'guides' }`) in its place. A
+# quoted JSON key after a comma (`"type": "doc", "id": "x"`) is no array item.
+_SIDEBAR_ITEM_RE = re.compile(
+    r"""(?P<auto>\{[^{}]*['"]autogenerated['"][^{}]*\})"""
+    r"""|(?:\bid['"]?\s*:\s*|[\[,]\s*)(['"])([\w./-]+)\2(?!\s*:)"""
+)
+_DIR_NAME_RE = re.compile(r"""\bdirName['"]?\s*:\s*(['"])([^'"]*)\1""")
 
 
 def _doc_id(rel: str, text: str) -> str:
     """A Docusaurus doc's id: its folders and front-matter `id` (else file name), number prefixes gone."""
     folder, _, name = rel.rpartition("/")
-    parts = [NUMBER_PREFIX_RE.sub("", p) for p in folder.split("/") if p]
-    stem = NUMBER_PREFIX_RE.sub("", name.rsplit(".", 1)[0])
+    parts = [strip_number_prefix(p) for p in folder.split("/") if p]
+    stem = strip_number_prefix(name.rsplit(".", 1)[0])
     m = re.match(r"\A\ufeff?---\s*\n(.*?)\n---", text, re.S)
     explicit = re.search(r"^id:\s*['\"]?([^'\"\n]+?)['\"]?\s*$", m.group(1), re.M) if m else None
     return "/".join([*parts, explicit.group(1).strip() if explicit else stem])
 
 
-def _docusaurus_sidebar(root: Path, config_path: Path, config: str) -> tuple[str, ...] | None:
-    """The docs a hand-written sidebar lists, in order; None when it is generated or unreadable.
+def _docusaurus_sidebar(root: Path, sidebar: Path) -> tuple[str, ...] | None:
+    """The docs a sidebar lists, in order; None when it lists none or is unreadable.
 
     The sidebar file is JavaScript (or JSON) and is not run: its doc ids are read as the string
-    items of its arrays and its `id:` values. A sidebar that generates its items from the folders
-    (`autogenerated`) lists every doc, so there is nothing to narrow.
+    items of its arrays and its `id:` values, and an `autogenerated` item stands, where it is,
+    for every doc under its `dirName` (`.`: the whole docs folder).
     """
-    named = _SIDEBAR_PATH_RE.search(config)
-    folder = config_path.parent
-    candidates = [folder / named.group(1)] if named else []
-    candidates += [folder / f"sidebars.{ext}" for ext in ("js", "ts", "json", "cjs", "mjs")]
-    sidebar = next((c for c in candidates if c.is_file()), None)
-    if sidebar is None:
-        return None
     text = sidebar.read_text("utf-8", errors="replace")
-    if "autogenerated" in text:
-        return None
-    ids = [m.group(2) for m in _SIDEBAR_ID_RE.finditer(text)]
     by_id: dict[str, str] = {}
     for path in sorted(root.rglob("*.md*")):
         if path.suffix in (".md", ".mdx") and path.is_file():
             rel = path.relative_to(root).as_posix()
+            if any(part.startswith("_") for part in rel.split("/")):
+                continue  # a partial (`_x.md`, `_parts/`): never a doc
             head = path.read_text("utf-8", errors="replace")[:2000]
             by_id.setdefault(_doc_id(rel, head), rel)
-    pages = list(dict.fromkeys(by_id[i] for i in ids if i in by_id))
+    pages: list[str] = []
+    for m in _SIDEBAR_ITEM_RE.finditer(text):
+        if m.group("auto") is None:
+            if m.group(3) in by_id:
+                pages.append(by_id[m.group(3)])
+            continue
+        named = _DIR_NAME_RE.search(m.group("auto"))
+        folder = (named.group(2) if named else ".").strip("/").removeprefix("./")
+        pages.extend(
+            rel
+            for rel in sorted(by_id.values())
+            if folder in ("", ".") or rel.startswith(folder + "/")
+        )
+    pages = list(dict.fromkeys(pages))
     return tuple(pages) if pages else None
 
 

@@ -26,24 +26,43 @@ ReaderFn = Callable[[str, str, Site, Path, str], Page]
 def read_markdown(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
     """Markdown / MDX (CommonMark + GFM, Mintlify and Docusaurus components, MDX imports)."""
     text = rewrite_admonitions(text)  # `!!! note` blocks also turn up outside MkDocs
-    return parse_markdown(rel, text, language, site.slug, lambda spec: load_import(spec, rel, root))
+    return parse_markdown(
+        rel,
+        text,
+        language,
+        site.slug,
+        lambda spec: _cleaned(load_import(spec, rel, root, site.project_root)),
+        separate_parts=site.generator == "docusaurus",
+    )
 
 
-def load_import(spec: str, rel: str, root: Path) -> str | None:
+def _cleaned(text: str | None) -> str | None:
+    """An imported file's text cleaned as a page's is: it becomes part of the page."""
+    return None if text is None else strip_hidden(text)
+
+
+def load_import(spec: str, rel: str, root: Path, site_dir: str = "") -> str | None:
     """The text of a file an MDX page imports, found inside the docs folder only.
 
     A relative name (`./_part.mdx`) is looked up beside the page; an absolute one
     (`/snippets/x.mdx`, from the site's root) in each folder from the page's up to the docs
-    folder, since the docs folder given may sit below or above the site's own root.
+    folder, since the docs folder given may sit below or above the site's own root. Docusaurus'
+    `@site/x.md` names a file of the site's folder (`site_dir`, where its config is), and may
+    be read from anywhere inside it.
     """
     page_dir = (root / rel).parent
-    if spec.startswith("."):
+    confine = root.resolve()
+    if spec.startswith("@site/"):
+        if not site_dir:
+            return None
+        confine = Path(site_dir).resolve()
+        candidates = [confine / spec.removeprefix("@site/")]
+    elif spec.startswith("."):
         candidates = [page_dir / spec]
     else:
         name = spec.lstrip("/")
         folders = [page_dir, *page_dir.parents]
         candidates = [f / name for f in folders if f == root or f.is_relative_to(root)]
-    confine = root.resolve()
     for path in candidates:
         try:
             real = path.resolve()

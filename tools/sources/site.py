@@ -34,16 +34,27 @@ NOTEBOOK_SUFFIXES = (".ipynb",)
 # `.html` is left out outside a built-HTML site: every generator keeps templates and theme
 # overrides in `.html` files, and those are no pages.
 DOCUMENT_SUFFIXES = (*MARKDOWN_SUFFIXES, *RST_SUFFIXES, ".adoc", ".asciidoc", ".ipynb", ".org")
-# Docusaurus strips these from file and folder names (`01-intro.md` → `intro`).
-NUMBER_PREFIX_RE = re.compile(r"^\d+[-_.]")
+# Docusaurus strips a number prefix from file and folder names (`01-intro.md`, `01 - intro.md`
+# → `intro`), but not what reads as a version or a date (`4-0.md`, `2021-11-notes.md`):
+# plugin-content-docs' `DefaultNumberPrefixParser`, both patterns as it writes them.
+_IGNORED_PREFIX_RE = re.compile(r"^\d+[-_.]\d+")
+_NUMBER_PREFIX_RE = re.compile(r"^(?P<prefix>\d+)\s*[-_.]+\s*(?P<suffix>[^-_.\s].*)$")
+
+
+def strip_number_prefix(name: str) -> str:
+    """A file or folder name without its Docusaurus number prefix."""
+    if _IGNORED_PREFIX_RE.match(name):
+        return name
+    m = _NUMBER_PREFIX_RE.match(name)
+    return m.group("suffix") if m else name
 
 
 def _glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
     """Whether a path matches one of the globs, gitignore-like.
 
     A pattern without `/` matches a file or folder of that name anywhere (`_*`, `__pycache__`);
-    one with `/` matches from the folder's root (`api/*.md`), or at any depth when it starts with
-    `**/`; a pattern that names a folder matches everything under it.
+    one with `/` matches from the folder's root (`api/*.md`, `./README.md`), or at any depth when
+    it starts with `**/`; a pattern that names a folder matches everything under it.
     """
     parts = rel.split("/")
     for pattern in patterns:
@@ -55,7 +66,7 @@ def _glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
                 return True
             continue
         anywhere = pat.startswith("**/")
-        core = pat[3:] if anywhere else pat
+        core = pat[3:] if anywhere else pat.removeprefix("./")  # `./x`: `x` at the root only
         for i in range(len(parts) if anywhere else 1):
             sub = "/".join(parts[i:])
             if fnmatch.fnmatchcase(sub, core) or fnmatch.fnmatchcase(sub, core + "/*"):
@@ -80,7 +91,9 @@ class Site:
     base_url: str = ""
     path_prefix: str = ""
     strip_prefixes: tuple[str, ...] = ()
-    url_style: str = "plain"  # `plain` (X), `directory` (X/), `html` (X.html)
+    # `plain` (X), `directory` (X/), `html` (X.html), `index-slash` (X, and a folder's index
+    # page X/: Docusaurus without a `trailingSlash` option).
+    url_style: str = "plain"
     slug: str = "mintlify"
     page_dir: str = ""
     nav: tuple[str, ...] | None = None
@@ -188,24 +201,34 @@ class Site:
                 stem = stem[: -len("README")] + "index"
             return f"{base}/{stem}.html"
         if self.generator == "docusaurus":
-            path = self._docusaurus_path(path, meta or {})
+            path = self._docusaurus_path(path, meta or {})  # a folder's index ends with `/`
         else:
-            path = _page_path(_strip_suffix(path), readme)
-        if self.url_style == "directory":
+            stem = _strip_suffix(path)
+            path = _page_path(stem, readme)
+            path = path + "/" if path != stem and path else path
+        index = path.endswith("/") or not path
+        path = path.strip("/")
+        if self.url_style == "directory" or (self.url_style == "index-slash" and index):
             return base + "/" + (path + "/" if path else "")
         return base + ("/" + path if path else "")
 
     def _docusaurus_path(self, path: str, meta: Mapping[str, Any]) -> str:
         """A Docusaurus doc's route: front-matter `slug`, else folders and `id` (number prefixes gone)."""
-        folder, _, name = path.rpartition("/")
-        folder = "/".join(NUMBER_PREFIX_RE.sub("", part) for part in folder.split("/") if part)
-        stem = NUMBER_PREFIX_RE.sub("", name.rsplit(".", 1)[0])
+        written, _, name = path.rpartition("/")
+        folder = "/".join(strip_number_prefix(part) for part in written.split("/") if part)
+        stem = strip_number_prefix(name.rsplit(".", 1)[0])
+        # A category's index doc (`index`, `README`, or named as its folder, as written) is
+        # served at the folder, whatever its `id` (plugin-content-docs `isCategoryIndex`).
+        written_name = name.rsplit(".", 1)[0].lower()
+        category_index = written_name in ("index", "readme") or (
+            bool(written) and written_name == written.rsplit("/", 1)[-1].lower()
+        )
         route = self.route_base.strip("/")
         slug = meta.get("slug")
         if isinstance(slug, str) and slug.strip():
             slug = slug.strip()
             joined = slug if slug.startswith("/") else posixpath.join("/" + folder, slug)
-            doc = posixpath.normpath(joined).strip("/")
+            doc = posixpath.normpath(joined).strip("/") + ("/" if slug.endswith("/") else "")
         else:
             doc_id = meta.get("id")
             stem = (
@@ -213,14 +236,13 @@ class Site:
                 if isinstance(doc_id, str | int) and str(doc_id).strip()
                 else stem
             )
-            last = folder.rsplit("/", 1)[-1] if folder else ""
-            if stem.lower() in ("index", "readme") or (
-                last and stem == last and not meta.get("id")
-            ):
-                doc = folder
+            if category_index:
+                doc = folder + "/"
             else:
                 doc = f"{folder}/{stem}" if folder else stem
-        return "/".join(p for p in (route, doc) if p)
+        return "/".join(p for p in (route, doc.strip("/")) if p) + (
+            "/" if doc.endswith("/") else ""
+        )
 
 
 def repository_root(folder: Path) -> Path:

@@ -3,7 +3,8 @@
 A cited `#anchor` must open the section on the real site, so the anchor is computed with the
 generator's own rule, not one rule for all. The rules are short and stable, and re-implemented
 here rather than imported: Python-Markdown's is a function of the `markdown` package (not a
-dependency of this one), github-slugger is JavaScript, and docutils' `make_id` is imported where
+dependency of this one), github-slugger is JavaScript (its character class is written with the
+`regex` module's Unicode properties), and docutils' `make_id` is imported where
 docutils is (the reStructuredText reader). Each rule is a function of the heading's plain text
 (markup already dropped); `Anchors` adds the generator's suffix for a repeated id on a page.
 """
@@ -13,6 +14,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+
+import regex
 
 SlugRule = Callable[[str], str]
 
@@ -37,10 +40,18 @@ def python_markdown_unicode(heading: str) -> str:
     return re.sub(r"[-\s]+", "-", value)
 
 
+# What github-slugger (1.5, Docusaurus 3) removes: every character but letters and other
+# alphabetic characters (circled letters, letter numbers), marks (a variation selector, the
+# vowel signs of Indic scripts), decimal digits, connector punctuation, space and `-`. Its
+# regex.js lists the code points from Unicode 13 tables; this is the same set for every
+# character Unicode 13 assigns (later ones it drops as unassigned, this keeps).
+_GITHUB_SLUGGER_REMOVE = regex.compile(r"[^\p{Alphabetic}\p{M}\p{Nd}\p{Pc} \-]")
+
+
 def github(heading: str) -> str:
     """github-slugger (Docusaurus): lower case, punctuation dropped, *each* space becomes `-`."""
     value = heading.strip().lower()
-    value = re.sub(r"[^\w\- ]", "", value)
+    value = _GITHUB_SLUGGER_REMOVE.sub("", value)
     return value.replace(" ", "-")
 
 

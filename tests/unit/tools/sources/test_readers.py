@@ -21,6 +21,10 @@ from tools.sources.slugs import Anchors, docutils_id, github, jupyter, python_ma
         (python_markdown, "Café — naïve   ids", "cafe-naive-ids"),
         (github, "Open a  session", "open-a--session"),
         (github, "What's new?", "whats-new"),
+        # github-slugger keeps marks: a variation selector, Devanagari vowel signs.
+        (github, "🗑️ animated", "\ufe0f-animated"),
+        (github, "हिन्दी भाषा", "हिन्दी-भाषा"),
+        (github, "x² ½ Ⓐ", "x--ⓐ"),
         (docutils_id, "1. yield fixtures (recommended)", "yield-fixtures-recommended"),
         (docutils_id, "The ``tmp_path_factory`` fixture", "the-tmp-path-factory-fixture"),
         (jupyter, "What's new in 2.0?", "What's-new-in-2.0?"),

@@ -1,0 +1,307 @@
+"""Docusaurus sites on small synthetic projects: config options, routes, imports, ids, markup.
+
+Each case follows what Docusaurus 3 itself does (its loader, its MDX compiler, its config
+options), checked against a real build of a project like the one written here.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from tools.sources.profiles import detect_site
+from tools.sources.readers import read_page
+from tools.sources.site import Site
+
+
+def project(tmp_path: Path, config: str, files: dict[str, str]) -> Path:
+    """A Docusaurus site folder with its config and docs; the docs folder is returned."""
+    (tmp_path / "docusaurus.config.js").write_text(textwrap.dedent(config), "utf-8")
+    for rel, text in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    (tmp_path / "docs").mkdir(exist_ok=True)
+    return tmp_path / "docs"
+
+
+def read(docs: Path, rel: str, site: Site | None = None):  # noqa: ANN201 — a Page
+    site = site or detect_site(docs)
+    return read_page(rel, (docs / rel).read_bytes(), site, docs, "python")
+
+
+CONFIG = "module.exports = { url: 'https://example.com', baseUrl: '/' };\n"
+
+
+def test_imports_with_js_escapes_several_per_line_and_at_site_are_inlined(
+    tmp_path: Path,
+) -> None:
+    docs = project(
+        tmp_path,
+        CONFIG,
+        {
+            "docs/_a.mdx": "## Key Concepts\n\nFrom A.\n",
+            "docs/_b.mdx": "## Key Concepts\n\nFrom B.\n",
+            "shared/_c.md": "Shared C.\n",
+            "docs/_d.md": "Part D.\n",
+            "docs/escaped.mdx": "---\ntitle: E\n---\nimport A from './\\_a.mdx';\n\n<A />\n",
+            "docs/two.mdx": (
+                "---\ntitle: T\n---\n"
+                "import A from './_a.mdx'; import B from './_b.mdx';\n"
+                "import C from '@site/shared/_c.md'; import\nD from './_d.md';\n\n"
+                "<A />\n\n<B />\n\n<C />\n\n<D />\n"
+            ),
+        },
+    )
+    escaped = read(docs, "escaped.mdx")
+    assert [s.anchor for s in escaped.sections if s.level] == ["key-concepts"]
+    assert "From A." in escaped.body
+    two = read(docs, "two.mdx")
+    # Each imported file is compiled on its own: both headings get the same bare id.
+    assert [s.anchor for s in two.sections if s.level] == ["key-concepts", "key-concepts"]
+    assert "From A." in two.body and "From B." in two.body and "Shared C." in two.body
+    assert "Part D." in two.body and "from" not in two.body  # an import over two lines
+    assert "'" not in two.body and "import" not in two.body
+
+
+def test_an_apostrophe_in_a_jsx_expression_attribute_keeps_the_rest_of_the_page(
+    tmp_path: Path,
+) -> None:
+    docs = project(
+        tmp_path,
+        CONFIG,
+        {
+            "docs/frag.mdx": (
+                "## Before\n\n<Fig\n  text={<>Check the item's note.</>}\n/>\n\n"
+                "Middle text.\n\n## After\n\nEnd text.\n"
+            )
+        },
+    )
+    page = read(docs, "frag.mdx")
+    assert [(s.anchor, s.text) for s in page.sections] == [
+        ("before", "Middle text."),
+        ("after", "End text."),
+    ]
+
+
+def test_strings_in_jsx_expressions_still_hide_their_braces() -> None:
+    from tools.sources.hidden import strip_hidden
+
+    text = "<div hidden={'}'} data-x={`a ${'b'} }`}>secret</div>\n\nVisible.\n"
+    assert strip_hidden(text).strip() == "Visible."
+
+
+def test_a_head_block_goes_into_the_html_head_not_the_text(tmp_path: Path) -> None:
+    docs = project(
+        tmp_path,
+        CONFIG,
+        {
+            "docs/head.md": (
+                "---\ntitle: Head\n---\n\n<head>\n  <title>SEO title</title>\n"
+                '  <meta name="description" content="SEO text" />\n'
+                '  <link rel="canonical" href="https://x" />\n</head>\n\nBody text.\n\n'
+                "<header>Shown</header>\n"
+            )
+        },
+    )
+    page = read(docs, "head.md")
+    assert page.body.startswith("Body text.") and "Shown" in page.body  # `<header>` stays
+    assert "SEO" not in page.body and "<head>" not in page.body and "canonical" not in page.body
+
+
+def url(docs: Path, rel: str) -> str:
+    return detect_site(docs).url_for(rel, {})
+
+
+def test_route_base_path_is_the_one_of_the_docs_plugin_of_this_folder(tmp_path: Path) -> None:
+    config = """
+    module.exports = {
+      url: 'https://example.com',
+      baseUrl: '/',
+      presets: [['@docusaurus/preset-classic', /** @type {import('x').Options} */ ({
+        docs: { sidebarPath: require.resolve('./sidebars'), exclude: ['README.md'] },
+      })]],
+      plugins: [['content-docs', { id: 'architecture', path: 'architecture',
+                                   routeBasePath: '/architecture' }]],
+    };
+    """
+    docs = project(tmp_path, config, {"docs/a.md": "# A\n", "architecture/b.md": "# B\n"})
+    assert url(docs, "a.md") == "https://example.com/docs/a"
+    assert url(tmp_path / "architecture", "b.md") == "https://example.com/architecture/b"
+    site = detect_site(docs)
+    # The plugin's `exclude` globs start at the docs folder: a nested README.md is a doc.
+    assert not site.is_page("README.md") and site.is_page("guide/README.md")
+
+
+def test_a_computed_option_falls_back_to_the_default_and_says_which_setting_to_use(
+    tmp_path: Path, caplog
+) -> None:  # noqa: ANN001
+    config = """
+    const BASE_URL = '/base';
+    module.exports = { url: 'https://example.com', baseUrl: `${BASE_URL}/`,
+      presets: [['classic', { docs: { routeBasePath: process.env.ROUTE } }]] };
+    """
+    docs = project(tmp_path, config, {"docs/a.md": "# A\n"})
+    with caplog.at_level("WARNING"):
+        assert url(docs, "a.md") == "https://example.com/base/docs/a"
+    assert "routeBasePath" in caplog.text and "DOCS_AGENT_DOCS_BASE_URL" in caplog.text
+
+
+def test_an_unknown_name_in_a_template_base_url_is_said_not_read_as_root(
+    tmp_path: Path, caplog
+) -> None:  # noqa: ANN001
+    config = "module.exports = { url: 'https://example.com', baseUrl: `${process.env.B}/` };\n"
+    docs = project(tmp_path, config, {"docs/a.md": "# A\n"})
+    with caplog.at_level("WARNING"):
+        detect_site(docs)
+    assert "baseUrl" in caplog.text and "DOCS_AGENT_DOCS_BASE_URL" in caplog.text
+
+
+def test_with_released_versions_the_current_folder_is_served_at_next(tmp_path: Path) -> None:
+    files = {
+        "docs/a.md": "# A\n",
+        "versions.json": '["2.0", "1.0"]',
+        "versioned_docs/version-2.0/a.md": "# A 2\n",
+        "versioned_docs/version-1.0/a.md": "# A 1\n",
+    }
+    docs = project(tmp_path, CONFIG, files)
+    assert url(docs, "a.md") == "https://example.com/docs/next/a"
+    released = tmp_path / "versioned_docs"
+    assert url(released / "version-2.0", "a.md") == "https://example.com/docs/a"
+    assert url(released / "version-1.0", "a.md") == "https://example.com/docs/1.0/a"
+    current = CONFIG.replace(
+        "baseUrl: '/'", "baseUrl: '/', presets: [['classic', {docs: {lastVersion: 'current'}}]]"
+    )
+    (tmp_path / "docusaurus.config.js").write_text(current, "utf-8")
+    assert url(docs, "a.md") == "https://example.com/docs/a"
+    assert url(released / "version-2.0", "a.md") == "https://example.com/docs/2.0/a"
+
+
+def test_number_prefixes_and_category_index_docs_route_as_docusaurus_does(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "docs/01 - intro.md": "# I\n",
+        "docs/02-guides/03_setup.md": "# S\n",
+        "docs/updating/4-0.md": "# U\n",
+        "docs/2021-11-notes.md": "# N\n",
+        "docs/guide/index.md": "---\nid: intro\n---\n# G\n",
+        "docs/releases/releases.md": "---\nid: releases\n---\n# R\n",
+        "docs/index.md": "# Home\n",
+    }
+    docs = project(tmp_path, CONFIG, files)
+    site = detect_site(docs)
+    urls = {rel.removeprefix("docs/"): site.url_for(rel.removeprefix("docs/"), {}) for rel in files}
+    meta = {"guide/index.md": {"id": "intro"}, "releases/releases.md": {"id": "releases"}}
+    urls.update({rel: site.url_for(rel, m) for rel, m in meta.items()})
+    assert urls == {
+        "01 - intro.md": "https://example.com/docs/intro",
+        "02-guides/03_setup.md": "https://example.com/docs/guides/setup",
+        "updating/4-0.md": "https://example.com/docs/updating/4-0",
+        "2021-11-notes.md": "https://example.com/docs/2021-11-notes",
+        # Without `trailingSlash`, a category's index doc keeps the `/` of its folder.
+        "guide/index.md": "https://example.com/docs/guide/",
+        "releases/releases.md": "https://example.com/docs/releases/",
+        "index.md": "https://example.com/docs/",
+    }
+    flat = CONFIG.replace("baseUrl: '/'", "baseUrl: '/', trailingSlash: false")
+    (tmp_path / "docusaurus.config.js").write_text(flat, "utf-8")
+    assert detect_site(docs).url_for("guide/index.md", {}) == "https://example.com/docs/guide"
+
+
+def test_an_mdx_comment_id_at_a_heading_end_is_its_anchor(tmp_path: Path) -> None:
+    text = (
+        "## TypeScript\n\n#### TypeScript {/* #react-typescript */}\n\n"
+        "## Setup {/* #setup-id and a note */}\n\n## Plain {/* a note */}\n"
+    )
+    docs = project(tmp_path, CONFIG, {"docs/ids.mdx": text})
+    page = read(docs, "ids.mdx")
+    assert [(s.heading, s.anchor) for s in page.sections if s.level] == [
+        ("TypeScript", "typescript"),
+        ("TypeScript", "react-typescript"),
+        ("Setup", "setup-id"),
+        ("Plain", "plain"),
+    ]
+    from tools.sources.mdx import parse_markdown
+
+    direct = parse_markdown("ids.mdx", text, slug="github")  # no cleaning before the reader
+    assert [s.anchor for s in direct.sections if s.level] == [
+        "typescript",
+        "react-typescript",
+        "setup-id",
+        "plain",
+    ]
+
+
+def test_a_character_reference_in_a_heading_is_its_character(tmp_path: Path) -> None:
+    docs = project(tmp_path, CONFIG, {"docs/v.md": "## Ionic &amp; Async\n"})
+    (section,) = read(docs, "v.md").sections
+    assert (section.heading, section.anchor) == ("Ionic & Async", "ionic--async")
+
+
+def test_an_autogenerated_sidebar_item_stands_for_the_docs_of_its_folder(tmp_path: Path) -> None:
+    files = {
+        "docs/intro.md": "# I\n",
+        "docs/updating/8-0.md": "# 8\n",
+        "docs/updating/9-0.md": "# 9\n",
+        "docs/extra/orphan.md": "# O\n",
+        "sidebars.js": (
+            "module.exports = { docs: [ 'intro', { type: 'category', label: 'Up', items: "
+            "[{ type: 'autogenerated', dirName: 'updating' }] } ] };\n"
+        ),
+    }
+    docs = project(tmp_path, CONFIG, files)
+    site = detect_site(docs)
+    assert site.nav == ("intro.md", "updating/8-0.md", "updating/9-0.md")
+    assert not site.is_page("extra/orphan.md")
+    (tmp_path / "sidebars.js").write_text(
+        "module.exports = { docs: [{ type: 'autogenerated', dirName: '.' }] };\n", "utf-8"
+    )
+    assert len(detect_site(docs).nav or ()) == 4
+
+
+def test_an_imported_component_file_leaves_no_javascript_or_tags_in_the_page(
+    tmp_path: Path,
+) -> None:
+    component = (
+        "import Playground from '@site/src/Playground';\n"
+        "import a_ts from './a_ts.md';\n\n"
+        "export default function Demo({ framework = 'angular' }) {\n"
+        '  return (\n    <Playground\n      version="9"\n      code={{\n'
+        "        angular: { files: { 'src/a.ts': a_ts } },\n      }}\n"
+        "      defaultFramework={framework}\n    />\n  );\n}\n"
+    )
+    files = {
+        "static/usage/demo/index.md": component,
+        "docs/_hidden.md": '<div style="display:none">secret</div>\n\nShown part.\n',
+        "docs/page.md": (
+            "import Demo from '@site/static/usage/demo/index.md';\n"
+            "import Hidden from './_hidden.md';\n\n## Demo\n\n<Demo framework=\"react\" />\n\n"
+            "<Hidden />\n\nAfter.\n\n<Grid\n  items={{ a: { b: { c: 'd' } } }}\n/>\n\nEnd.\n"
+        ),
+    }
+    docs = project(tmp_path, CONFIG, files)
+    text = read(docs, "page.md").body
+    assert text == "## Demo\n\nShown part.\n\nAfter.\n\nEnd."
+
+
+def test_a_json_sidebar_names_its_docs_by_their_id_keys(tmp_path: Path) -> None:
+    files = {
+        "docs/intro.md": "# I\n",
+        "docs/appendix.md": "# A\n",
+        "docs/other.md": "# O\n",
+        "sidebars.json": (
+            '{"docs": ["intro", {"type": "category", "label": "Misc", "items": '
+            '[{"type": "doc", "id": "appendix", "label": "Appendix"}]}]}'
+        ),
+    }
+    docs = project(tmp_path, CONFIG, files)
+    assert detect_site(docs).nav == ("intro.md", "appendix.md")
+
+
+def test_only_esm_at_a_line_start_runs_on_over_lines() -> None:
+    from tools.sources.mdx import parse_markdown
+
+    text = "## A\n\n  export const config = {\n\nKept text.\n\nexport const x = {\n  a: 1,\n};\n\nEnd.\n"
+    page = parse_markdown("a.mdx", text, slug="github")
+    assert page.sections[0].text == "Kept text.\n\nEnd."

@@ -1,0 +1,214 @@
+"""A light reader of JavaScript / TypeScript config objects (docusaurus.config.*), never run.
+
+A site's config is code: running it would need Node and the site's dependencies, and would run
+whatever it does. What decides URLs is almost always written as literals, so this module reads
+the text: balanced `{…}` / `[…]` (strings, template literals and comments skipped), the
+top-level keys of an object and their raw value text, and the value of a literal (a string,
+a template literal whose `${NAME}` names a top-level `const NAME = 'literal'`, a boolean, an
+array of strings, `require.resolve('…')`). Anything else is `NOT_LITERAL`: the caller falls
+back to the generator's default and says which setting overrides it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tools.sources.mdx import js_unescape
+
+
+class _NotLiteral:
+    """A value that is computed (a call, a variable, a spread), not written as a literal."""
+
+    def __repr__(self) -> str:
+        return "NOT_LITERAL"
+
+
+NOT_LITERAL: Any = _NotLiteral()
+
+_OPEN = {"{": "}", "[": "]", "(": ")"}
+_CLOSE = frozenset("}])")
+_KEY_RE = re.compile(r"""\s*(?:([A-Za-z_$][\w$]*)|(['"])((?:\\.|(?!\2).)*)\2)\s*:""")
+_CONST_RE = re.compile(
+    r"""^(?:export\s+)?const\s+([A-Za-z_$][\w$]*)\s*(?::\s*string\s*)?=\s*(['"])((?:\\.|(?!\2)[^\\\n])*)\2\s*;?\s*$""",
+    re.M,
+)
+_TEMPLATE_SUB_RE = re.compile(r"\$\{\s*([A-Za-z_$][\w$]*)\s*\}")
+_REQUIRE_RESOLVE_RE = re.compile(r"""\Arequire\.resolve\(\s*(['"])((?:\\.|(?!\1).)*)\1\s*\)\Z""")
+_STRING_RE = re.compile(r"""\A(['"])((?:\\.|(?!\1)[^\\])*)\1\Z""", re.S)
+
+
+def skip(text: str, i: int) -> int:
+    """The index after the string, template literal or comment at `i`; `i` when there is none."""
+    c = text[i]
+    if c in "'\"`":
+        k = i + 1
+        while k < len(text):
+            if text[k] == "\\":
+                k += 2
+                continue
+            if text[k] == c:
+                return k + 1
+            if c == "`" and text.startswith("${", k):
+                k = balanced_end(text, k + 1)
+                continue
+            k += 1
+        return len(text)
+    if text.startswith("//", i):
+        end = text.find("\n", i)
+        return len(text) if end < 0 else end
+    if text.startswith("/*", i):
+        end = text.find("*/", i + 2)
+        return len(text) if end < 0 else end + 2
+    return i
+
+
+def balanced_end(text: str, i: int) -> int:
+    """The index after the bracket that closes the one at `i` (`{`, `[` or `(`)."""
+    depth = 0
+    j = i
+    while j < len(text):
+        after = skip(text, j)
+        if after != j:
+            j = after
+            continue
+        c = text[j]
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return len(text)
+
+
+def skip_space(text: str, i: int) -> int:
+    """The index of the next character that is neither space nor inside a comment."""
+    while i < len(text):
+        if text[i].isspace():
+            i += 1
+            continue
+        after = skip(text, i) if text.startswith(("//", "/*"), i) else i
+        if after == i:
+            return i
+        i = after
+    return i
+
+
+def object_at(text: str, i: int) -> int | None:
+    """Where the object literal starting at `i` opens, past spaces, comments and `(`; else None."""
+    i = skip_space(text, i)
+    while i < len(text) and text[i] == "(":  # `({ … })` with a type comment before it
+        i = skip_space(text, i + 1)
+    return i if i < len(text) and text[i] == "{" else None
+
+
+def entries(text: str, start: int) -> dict[str, str]:
+    """The top-level `key: value` pairs of the object literal whose `{` is at `start` (raw values).
+
+    Spreads, shorthand properties, methods and computed keys are left out: none is a literal.
+    """
+    end = balanced_end(text, start) - 1
+    out: dict[str, str] = {}
+    i = start + 1
+    while i < end:
+        i = skip_space(text, i)
+        m = _KEY_RE.match(text, i)
+        if m and m.end() <= end:
+            key = m.group(1) or js_unescape(m.group(3))
+            j = value_start = m.end()
+        else:
+            key, j = "", i
+            value_start = i
+        j = value_end(text, j, end)
+        if key:
+            out.setdefault(key, text[value_start:j].strip())
+        i = j + 1
+    return out
+
+
+def value_end(text: str, i: int, end: int | None = None) -> int:
+    """Where the value starting at `i` ends: the next top-level `,` or closing bracket."""
+    end = len(text) if end is None else end
+    j = i
+    while j < end:
+        after = skip(text, j)
+        if after != j:
+            j = after
+            continue
+        c = text[j]
+        if c in _OPEN:
+            j = balanced_end(text, j)
+            continue
+        if c == "," or c in _CLOSE:
+            break
+        j += 1
+    return min(j, end)
+
+
+def top_level_consts(text: str) -> dict[str, str]:
+    """`const NAME = 'literal'` lines of the file (a config's names for its own strings)."""
+    return {m.group(1): js_unescape(m.group(3)) for m in _CONST_RE.finditer(text)}
+
+
+def literal(raw: str, consts: dict[str, str] | None = None) -> Any:
+    """The value of a raw value text when it is a literal, else `NOT_LITERAL`.
+
+    Strings, template literals (each `${NAME}` a known const), `true` / `false`, arrays of
+    those, `require.resolve('x')` (its path), a bare name of a known const, and `undefined` /
+    `null` (None: unset).
+    """
+    consts = consts or {}
+    raw = re.sub(r"\s+(?:as|satisfies)\s+[\w.<>\[\] |]+\Z", "", raw.strip())
+    if raw in ("true", "false"):
+        return raw == "true"
+    if raw in ("undefined", "null"):
+        return None  # the option left unset
+    m = _STRING_RE.match(raw)
+    if m:
+        return js_unescape(m.group(2))
+    if len(raw) >= 2 and raw[0] == raw[-1] == "`" and skip(raw, 0) == len(raw):
+        body = raw[1:-1]
+        names = _TEMPLATE_SUB_RE.findall(body)
+        if "${" in _TEMPLATE_SUB_RE.sub("", body) or any(n not in consts for n in names):
+            return NOT_LITERAL
+        return js_unescape(_TEMPLATE_SUB_RE.sub(lambda n: consts[n.group(1)], body))
+    m = _REQUIRE_RESOLVE_RE.match(raw)
+    if m:
+        return js_unescape(m.group(2))
+    if raw in consts:
+        return consts[raw]
+    if raw.startswith("[") and balanced_end(raw, 0) == len(raw):
+        items: list[Any] = []
+        inner = "{" + raw[1:-1] + "}"
+        # An array's items are read as the values of an object without keys.
+        for value in _array_items(inner):
+            item = literal(value, consts)
+            if item is NOT_LITERAL:
+                return NOT_LITERAL
+            items.append(item)
+        return items
+    return NOT_LITERAL
+
+
+def _array_items(wrapped: str) -> list[str]:
+    """The raw items of `{a, b}` (an array's inside, wrapped), split at top-level commas."""
+    items: list[str] = []
+    j = start = 1
+    end = len(wrapped) - 1
+    while j < end:
+        after = skip(wrapped, j)
+        if after != j:
+            j = after
+            continue
+        c = wrapped[j]
+        if c in _OPEN:
+            j = balanced_end(wrapped, j)
+            continue
+        if c == ",":
+            items.append(wrapped[start:j])
+            start = j + 1
+        j += 1
+    items.append(wrapped[start:end])
+    return [i.strip() for i in items if i.strip()]
