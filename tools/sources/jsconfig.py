@@ -195,20 +195,9 @@ def literal(raw: str, consts: dict[str, str] | None = None) -> Any:
 def _array_items(wrapped: str) -> list[str]:
     """The raw items of `{a, b}` (an array's inside, wrapped), split at top-level commas."""
     items: list[str] = []
-    j = start = 1
-    end = len(wrapped) - 1
+    j, end = 1, len(wrapped) - 1
     while j < end:
-        after = skip(wrapped, j)
-        if after != j:
-            j = after
-            continue
-        c = wrapped[j]
-        if c in _OPEN:
-            j = balanced_end(wrapped, j)
-            continue
-        if c == ",":
-            items.append(wrapped[start:j])
-            start = j + 1
-        j += 1
-    items.append(wrapped[start:end])
+        k = value_end(wrapped, j, end)
+        items.append(wrapped[j:k])
+        j = k + 1
     return [i.strip() for i in items if i.strip()]
