@@ -164,6 +164,9 @@ def _fenced_ranges(text: str) -> list[tuple[int, int]]:
     fence = ""
     indent = 0
     for line in text.splitlines(keepends=True):
+        if ("`" not in line and "~" not in line) or (start is not None and fence[0] not in line):
+            pos += len(line)  # no fence can open or close here: most lines
+            continue
         body = line.rstrip("\n")
         if start is None:
             m = _FENCE_OPEN_RE.match(body)

@@ -542,9 +542,10 @@ def decode_entities(line: str) -> str:
 # `import Name from '/snippets/x.mdx'` (MDX), and where `<Name />` puts that file's content.
 # A line may hold several import statements (`import A from './a.mdx'; import B from …`), and
 # the path is a JS string literal, so it may carry escapes (`'./\\_part.md'`).
+# The statement is found by its keyword (a literal the regex engine scans for fast); it must then
+# start a line or follow another statement's `;` (`_starts_statement`).
 _MDX_IMPORT_RE = re.compile(
-    r"""(?:^|(?<=;))[ \t]*import\s+([A-Za-z_$][\w$]*)\s+from\s+(['"])((?:\\.|(?!\2)[^\\\n])+)\2[ \t]*;?""",
-    re.M,
+    r"""import\s+([A-Za-z_$][\w$]*)\s+from\s+(['"])((?:\\.|(?!\2)[^\\\n])+)\2[ \t]*;?"""
 )
 _JS_ESCAPE_RE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r?\n|.)", re.S)
 _JS_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
@@ -574,10 +575,20 @@ def js_unescape(literal: str) -> str:
     return _JS_ESCAPE_RE.sub(repl, literal) if "\\" in literal else literal
 
 
+def _starts_statement(text: str, i: int) -> bool:
+    """Whether only spaces or tabs stand between `i` and the line's start or a `;` before it."""
+    j = i
+    while j > 0 and text[j - 1] in " \t":
+        j -= 1
+    return j == 0 or text[j - 1] in "\n;"
+
+
 def mdx_imports(body: str) -> dict[str, str]:
     """The Markdown files a page imports, by the name it imports them as (the path unescaped)."""
     out: dict[str, str] = {}
     for m in _MDX_IMPORT_RE.finditer(body):
+        if not _starts_statement(body, m.start()):
+            continue
         spec = js_unescape(m.group(3))
         if spec.endswith((".md", ".mdx")):
             out[m.group(1)] = spec
