@@ -12,7 +12,6 @@ own, its `<section id>` and the empty anchors just before it.
 from __future__ import annotations
 
 import logging
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,7 +25,24 @@ from tools.text import fence_code
 
 log = logging.getLogger(__name__)
 
-__all__ = ["HtmlSite", "main_content", "parse_html"]
+__all__ = ["BUILT_SITE_NOT_PAGES", "HtmlSite", "main_content", "parse_html"]
+
+# What a built site's folder holds besides its pages (`Site.not_pages` globs): generators' asset,
+# source-copy and highlighted-source folders (Sphinx `_modules` is the viewcode source listing),
+# and their search and index pages.
+BUILT_SITE_NOT_PAGES = (
+    "_static",
+    "_sources",
+    "_images",
+    "_downloads",
+    "_modules",
+    "assets",
+    "search",
+    "search.html",
+    "genindex.html",
+    "py-modindex.html",
+    "404.html",
+)
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 # Never page text, wherever they are.
@@ -483,33 +499,9 @@ class HtmlSite:
     (`guide/index.html` stays `guide/index.html`; set `base_url` to the folder's address).
     """
 
-    # Generators' asset, source-copy and highlighted-source folders, and their index pages.
-    SKIP_DIRS = {
-        "_static",
-        "_sources",
-        "_images",
-        "_downloads",
-        "_modules",
-        "assets",
-        ".git",
-        "search",
-    }
-    SKIP_PAGES = {"search.html", "genindex.html", "py-modindex.html", "404.html"}
-
     def __init__(self, root: Path, base_url: str = "") -> None:
         self.root = root
         self.base_url = base_url
-
-    def source_files(self) -> list[str]:
-        """Every `.html` page of the folder (assets and search pages left out), sorted."""
-        out: list[str] = []
-        for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if d not in self.SKIP_DIRS)
-            rel_dir = Path(dirpath).relative_to(self.root).as_posix()
-            for name in filenames:
-                if name.endswith((".html", ".htm")) and name not in self.SKIP_PAGES:
-                    out.append(name if rel_dir == "." else f"{rel_dir}/{name}")
-        return sorted(out)
 
     def url_for(self, rel_path: str) -> str:
         """The page's address from the folder layout (the canonical link overrides it)."""

@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from tools.sources import jsconfig
+from tools.sources.html_site import BUILT_SITE_NOT_PAGES
 from tools.sources.site import PART_FOLDERS, Site, repository_root, strip_number_prefix
 
 log = logging.getLogger(__name__)
@@ -855,19 +856,7 @@ def html_site(root: Path, config: Path | None) -> Site:
         generator="html",
         url_style="html",
         slug="docutils",
-        # Assets, search and index pages of a built site are no pages.
-        not_pages=(
-            "_static",
-            "_sources",
-            "_images",
-            "_downloads",
-            "assets",
-            "search",
-            "search.html",
-            "genindex.html",
-            "py-modindex.html",
-            "404.html",
-        ),
+        not_pages=BUILT_SITE_NOT_PAGES,
     )
 
 

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from tools.sources.html_site import HtmlSite, parse_html
+from tools.sources.profiles import detect_site
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "html_site"
 BASE = "https://docs.example.org/en/stable/"
@@ -68,8 +69,13 @@ def test_an_mkdocs_page() -> None:
     assert "Navigation links" not in page.body and "Made with MkDocs" not in page.body
 
 
-def test_site_files_skip_assets() -> None:
-    assert HtmlSite(FIXTURE).source_files() == ["how-to/fixtures.html", "index.html"]
+def test_site_files_skip_assets_and_source_listings() -> None:
+    """Assets, Sphinx's `_modules` source listings and search pages of a built site are no pages."""
+    site = detect_site(FIXTURE)
+    assert site.generator == "html"
+    files = sorted(p.relative_to(FIXTURE).as_posix() for p in FIXTURE.rglob("*.html"))
+    assert "_modules/example.html" in files and "_static/ignored.html" in files
+    assert [f for f in files if site.is_page(f)] == ["how-to/fixtures.html", "index.html"]
     assert HtmlSite(FIXTURE).url_for("index.html") == "index.html"
 
 
