@@ -51,7 +51,7 @@ _GITHUB_SLUGGER_REMOVE = regex.compile(r"[^\p{Alphabetic}\p{M}\p{Nd}\p{Pc} \-]")
 def github(heading: str) -> str:
     """github-slugger (Docusaurus): lower case, punctuation dropped, *each* space becomes `-`."""
     value = heading.strip().lower()
-    value = _GITHUB_SLUGGER_REMOVE.sub("", value)
+    value = str(_GITHUB_SLUGGER_REMOVE.sub("", value))  # `regex` ships no type hints
     return value.replace(" ", "-")
 
 

@@ -158,7 +158,8 @@ class XrefTargets:
 
     def label(self, target: str) -> Label | None:
         """The label a `:ref:` names (labels are case-insensitive)."""
-        return self._lookup("label", nodes.fully_normalize_name(target))
+        found: Label | None = self._lookup("label", nodes.fully_normalize_name(target))
+        return found
 
     def doc_title(self, doc: str) -> str:
         """A document's first title ("" when it has none or is unknown)."""
@@ -166,7 +167,8 @@ class XrefTargets:
 
     def object(self, kind: str, name: str) -> tuple[str, str] | None:
         """(document, id) of a described object by its kind and name."""
-        return self._lookup("object", f"{kind}\t{name}")
+        found: tuple[str, str] | None = self._lookup("object", f"{kind}\t{name}")
+        return found
 
     def _lookup(self, table: str, key: str) -> Any:
         """One entry of a table (`label`, `doc`, `object`), noted for the page being read."""
@@ -223,7 +225,8 @@ class XrefTargets:
             return self.object("module", target)
         target = target.removesuffix("()")
         if target.startswith("."):
-            return self._lookup("tail", "." + target.lstrip("."))
+            found: tuple[str, str] | None = self._lookup("tail", "." + target.lstrip("."))
+            return found
         scope = ".".join(classes)
         candidates = [target]
         if scope:
