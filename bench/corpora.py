@@ -1,9 +1,9 @@
 """What the benches run on: a corpus described by its folder, not by one project's constants.
 
-A description (`Corpus`) is derived from the folder: `docs/` and `kb/`, the site generator (by the
-files it reads: `mkdocs.yml`, `conf.py`, `docusaurus.config.*`, `docs.json`/`mint.json`), the
-site's base URL where its config names one, each page's real URL from `docs/MANIFEST.jsonl`, and
-the eval files. `bench/corpora.toml` adds only what a folder cannot say (the Mintlify site's
+A description (`Corpus`) is derived from the folder: `docs/` and `kb/`, the site generator (as the
+project's own site profile detects it, `tools.sources.profiles`; the profile also reads the site's
+base URL where its config names one), each page's real URL from `docs/MANIFEST.jsonl`, and the eval
+files. `bench/corpora.toml` adds only what a folder cannot say (the Mintlify site's
 address, a versioned site's path, the code roots); its entries are data, the code has no branch
 per corpus. The benches open the sources through the same settings the server reads
 (`Corpus.env` → `SourceSettings`), so whatever the project learns about formats and URLs, the
@@ -13,7 +13,6 @@ benches measure it as a user would get it.
 from __future__ import annotations
 
 import json
-import re
 import tomllib
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -21,24 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tools.sources.profiles import detect_generator as site_generator
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DESCRIPTIONS = Path(__file__).with_name("corpora.toml")
-# Files a generator reads, in the order they are looked for (the folder, then its docs/).
-GENERATOR_MARKERS: tuple[tuple[str, str], ...] = (
-    ("mkdocs", "mkdocs.yml"),
-    ("mkdocs", "mkdocs.yaml"),
-    ("sphinx", "conf.py"),
-    ("docusaurus", "docusaurus.config.js"),
-    ("docusaurus", "docusaurus.config.ts"),
-    ("mintlify", "docs.json"),
-    ("mintlify", "mint.json"),
-)
-# Where a generator's config names the site's address.
-_BASE_URL_RES: dict[str, re.Pattern[str]] = {
-    "mkdocs": re.compile(r"^site_url:\s*['\"]?([^'\"\s#]+)", re.M),
-    "sphinx": re.compile(r"^html_baseurl\s*=\s*['\"]([^'\"]+)['\"]", re.M),
-    "docusaurus": re.compile(r"^\s*url:\s*['\"]([^'\"]+)['\"]", re.M),
-}
 # Suffixes that are not pages of any generator: assets and the site's own build files.
 _NOT_PAGES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".css", ".js", ".json", ".jsonl", ".txt"}
 
@@ -124,28 +109,16 @@ def _corpus_relative(folder: Path, sub: Path, path: str) -> str | None:
     return None
 
 
-def detect_generator(folder: Path) -> tuple[str, Path | None]:
-    """The site generator whose config is in the folder (or its docs/), and that config file."""
-    for where in (folder, folder / "docs"):
-        for generator, name in GENERATOR_MARKERS:
-            if (where / name).is_file():
-                return generator, where / name
-    return "markdown", None
-
-
-def configured_base_url(generator: str, config: Path | None) -> str:
-    """The site address the generator's config names, read as text (a config is never run)."""
-    pattern = _BASE_URL_RES.get(generator)
-    if pattern is None or config is None:
-        return ""
-    found = pattern.search(config.read_text("utf-8", errors="replace"))
-    return found.group(1) if found else ""
+def detect_generator(folder: Path) -> str:
+    """The site generator of the corpus's docs, as the project's own site profile detects it."""
+    docs = folder / "docs"
+    return site_generator(docs if docs.is_dir() else folder)[0]
 
 
 def describe(folder: Path, name: str = "", **overrides: Any) -> Corpus:
     """The description of a corpus folder, with `overrides` (`bench/corpora.toml` fields) on top."""
     folder = folder.resolve()
-    generator, config = detect_generator(folder)
+    generator = detect_generator(folder)
     eval_dir = folder / "eval"
     questions = overrides.get("questions")
     multilingual = overrides.get("multilingual")
@@ -156,7 +129,8 @@ def describe(folder: Path, name: str = "", **overrides: Any) -> Corpus:
         docs_dir=folder / "docs",
         kb_dir=kb if kb.is_dir() else None,
         generator=overrides.get("generator", generator),
-        base_url=overrides.get("base_url") or configured_base_url(generator, config),
+        # "" leaves the address to the site's own config (`site_url`, `html_baseurl`), as for a user.
+        base_url=overrides.get("base_url", ""),
         strip_prefixes=tuple(overrides.get("strip_prefixes", ())),
         code_roots=overrides.get("code_roots", ""),
         questions=_existing(folder, questions, eval_dir / "dev.jsonl"),

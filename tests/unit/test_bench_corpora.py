@@ -23,7 +23,9 @@ def _sphinx_corpus(root: Path) -> Path:
     (root / "docs" / "how-to").mkdir(parents=True)
     (root / "docs" / "conf.py").write_text('project = "x"\nhtml_baseurl = "https://x.test/en/"\n')
     (root / "docs" / "how-to" / "fixtures.rst").write_text(RST_PAGE)
-    (root / "docs" / "index.rst").write_text("Home\n====\n\nWelcome to the project.\n")
+    (root / "docs" / "index.rst").write_text(
+        "Home\n====\n\nWelcome to the project.\n\n.. toctree::\n\n   how-to/fixtures\n"
+    )
     manifest = [
         {"path": "how-to/fixtures.rst", "url": "https://x.test/en/how-to/fixtures.html"},
         {"path": "index.rst", "url": "https://x.test/en/index.html"},
@@ -40,9 +42,13 @@ def _sphinx_corpus(root: Path) -> Path:
     return root
 
 
-def test_a_folder_describes_its_generator_base_url_pages_and_questions(tmp_path: Path) -> None:
+def test_a_folder_describes_its_generator_pages_and_questions(tmp_path: Path) -> None:
     desc = corpora.describe(_sphinx_corpus(tmp_path / "c"))
-    assert (desc.generator, desc.base_url, desc.kb_dir) == ("sphinx", "https://x.test/en/", None)
+    # The address is the site profile's to read from conf.py, as the server does for a user.
+    assert (desc.generator, desc.base_url, desc.kb_dir) == ("sphinx", "", None)
+    docs, _ = open_sources(desc, tmp_path / "index")
+    urls = {docs.index.get(key).url for key in docs.index.keys()}  # type: ignore[union-attr]
+    assert "https://x.test/en/how-to/fixtures.html" in urls
     assert desc.questions == tmp_path / "c" / "eval" / "dev.jsonl"
     # Manifest paths relative to docs/ come out corpus-relative, as eval files name them.
     assert [rel for rel, _ in desc.page_files()] == ["docs/how-to/fixtures.rst", "docs/index.rst"]
@@ -60,7 +66,7 @@ def test_a_folder_describes_its_generator_base_url_pages_and_questions(tmp_path:
     )
     # No manifest: the pages are the files found.
     assert [rel for rel, _ in desc.page_files()] == ["docs/index.md"]
-    assert corpora.describe(mkdocs).base_url == "https://m.test/"
+    assert corpora.describe(mkdocs).base_url == ""  # mkdocs.yml's site_url, read by the profile
 
 
 def test_the_described_corpora_file_names_folders_and_no_unknown_field() -> None:
