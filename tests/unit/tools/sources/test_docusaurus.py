@@ -177,6 +177,102 @@ def test_with_released_versions_the_current_folder_is_served_at_next(tmp_path: P
     assert url(released / "version-2.0", "a.md") == "https://example.com/docs/2.0/a"
 
 
+VERSIONED = {
+    "docs/a.md": "# A\n",
+    "versions.json": '["2.0", "1.0"]',
+    "versioned_docs/version-2.0/a.md": "# A 2\n",
+    "versioned_docs/version-1.0/a.md": "# A 1\n",
+}
+
+
+def docs_config(options: str) -> str:
+    """A config whose preset's docs plugin has these options (JavaScript text)."""
+    return (
+        "module.exports = { url: 'https://example.com', baseUrl: '/',\n"
+        f"  presets: [['classic', {{ docs: {{ {options} }} }}]] }};\n"
+    )
+
+
+def test_a_version_path_option_names_the_version_s_route_segment(tmp_path: Path) -> None:
+    # As Docusaurus 3.10 loads these sites: `versions.X.path` wins over the default segment,
+    # the last version's too; without it `lastVersion: 'current'` serves the docs folder at
+    # the docs route; an unversioned site's current version takes its path as well.
+    docs = project(
+        tmp_path, docs_config("versions: { current: { path: 'dev', label: 'Dev' } }"), VERSIONED
+    )
+    released = tmp_path / "versioned_docs"
+    assert url(docs, "a.md") == "https://example.com/docs/dev/a"
+    assert url(released / "version-2.0", "a.md") == "https://example.com/docs/a"
+    config = docs_config(
+        "lastVersion: 'current', versions: { current: { path: 'dev' }, '1.0': { path: 'old' } }"
+    )
+    (tmp_path / "docusaurus.config.js").write_text(config, "utf-8")
+    assert url(docs, "a.md") == "https://example.com/docs/dev/a"
+    assert url(released / "version-2.0", "a.md") == "https://example.com/docs/2.0/a"
+    assert url(released / "version-1.0", "a.md") == "https://example.com/docs/old/a"
+    config = docs_config("lastVersion: 'current', versions: { current: { label: 'Dev' } }")
+    (tmp_path / "docusaurus.config.js").write_text(config, "utf-8")
+    assert url(docs, "a.md") == "https://example.com/docs/a"
+    (tmp_path / "versions.json").unlink()
+    config = docs_config("versions: { current: { path: 'dev' } }")
+    (tmp_path / "docusaurus.config.js").write_text(config, "utf-8")
+    assert url(docs, "a.md") == "https://example.com/docs/dev/a"
+
+
+def test_only_included_versions_are_built_and_the_last_one_is_among_them(
+    tmp_path: Path, caplog
+) -> None:  # noqa: ANN001
+    docs = project(tmp_path, docs_config("onlyIncludeVersions: ['current', '1.0']"), VERSIONED)
+    released = tmp_path / "versioned_docs"
+    assert url(docs, "a.md") == "https://example.com/docs/next/a"
+    # The last version is the newest released one kept: 1.0, at the docs route.
+    assert url(released / "version-1.0", "a.md") == "https://example.com/docs/a"
+    with caplog.at_level("WARNING"):
+        left_out = detect_site(released / "version-2.0")
+    assert not left_out.is_page("a.md") and "'2.0'" in caplog.text
+    assert detect_site(docs).is_page("a.md")
+    config = docs_config("includeCurrentVersion: false")
+    (tmp_path / "docusaurus.config.js").write_text(config, "utf-8")
+    assert not detect_site(docs).is_page("a.md")
+    assert detect_site(released / "version-2.0").is_page("a.md")
+    config = docs_config("disableVersioning: true")
+    (tmp_path / "docusaurus.config.js").write_text(config, "utf-8")
+    assert url(docs, "a.md") == "https://example.com/docs/a"
+
+
+def test_a_spread_of_a_const_object_gives_its_options_and_a_computed_one_is_said(
+    tmp_path: Path, caplog
+) -> None:  # noqa: ANN001
+    config = """
+    const common = {
+      sidebarPath: false,
+      routeBasePath: 'guide',
+    };
+    const more = { ...common, onlyIncludeVersions: ['current', '2.0'] };
+    module.exports = { url: 'https://example.com', baseUrl: '/',
+      presets: [['classic', { docs: { ...more, routeBasePath: 'ref' } }]] };
+    """
+    docs = project(tmp_path, config, VERSIONED)
+    released = tmp_path / "versioned_docs"
+    # What Docusaurus serves: the later key wins, the spread's other keys hold.
+    assert url(docs, "a.md") == "https://example.com/ref/next/a"
+    assert url(released / "version-2.0", "a.md") == "https://example.com/ref/a"
+    assert not detect_site(released / "version-1.0").is_page("a.md")
+    with caplog.at_level("WARNING"):
+        detect_site(docs)
+    assert "computed" not in caplog.text
+    computed = config.replace("...more,", "...require('./docs-options'), ...more,")
+    (tmp_path / "docusaurus.config.js").write_text(textwrap.dedent(computed), "utf-8")
+    with caplog.at_level("WARNING"):
+        assert url(docs, "a.md") == "https://example.com/ref/next/a"
+    assert "require('./docs-options')" in caplog.text and "DOCS_AGENT_DOCS_BASE_URL" in caplog.text
+    named = config.replace(
+        "module.exports", "const docsOptions = { ...more, routeBasePath: 'api' };\nmodule.exports"
+    ).replace("{ docs: { ...more, routeBasePath: 'ref' } }", "{ docs: docsOptions }")
+    (tmp_path / "docusaurus.config.js").write_text(textwrap.dedent(named), "utf-8")
+    assert url(docs, "a.md") == "https://example.com/api/next/a"
+
+
 def test_number_prefixes_and_category_index_docs_route_as_docusaurus_does(
     tmp_path: Path,
 ) -> None:
