@@ -316,17 +316,67 @@ def test_an_mdx_comment_id_at_a_heading_end_is_its_anchor(tmp_path: Path) -> Non
         ("TypeScript", "typescript"),
         ("TypeScript", "react-typescript"),
         ("Setup", "setup-id"),
-        ("Plain", "plain"),
+        # Any other comment counts in the id (`mark_heading_comments`), not in the text.
+        ("Plain", "plain--a-note-"),
     ]
     from tools.sources.mdx import parse_markdown
 
-    direct = parse_markdown("ids.mdx", text, slug="github")  # no cleaning before the reader
+    # No Docusaurus loader step nor cleaning before the reader: the comment is only dropped.
+    direct = parse_markdown("ids.mdx", text, slug="github")
     assert [s.anchor for s in direct.sections if s.level] == [
         "typescript",
         "react-typescript",
         "setup-id",
         "plain",
     ]
+
+
+def test_comments_in_a_heading_count_in_its_id_as_docusaurus_compiles_them(
+    tmp_path: Path,
+) -> None:
+    # Ids and texts as @docusaurus/mdx-loader 3.10 compiles these headings.
+    text = (
+        "## Title {/* note */}\n\n## Title {/* note */}\n\n## Mid {/* x */} end\n\n"
+        "## Sp {  /* note */  }\n\n## Two {/* #a */}{/* b */}\n\n## Code `x` {/* c */}\n\n"
+        "## Entity &amp; {/* c */}\n\n## Html <!-- not shown -->\n\n## Kept {/* #kept-id */}\n\n"
+        "```md\n## Title {/* in code */}\n```\n"
+    )
+    docs = project(tmp_path, CONFIG, {"docs/c.mdx": text})
+    page = read(docs, "c.mdx")
+    assert [(s.heading, s.anchor) for s in page.sections if s.level] == [
+        ("Title", "title--note-"),
+        ("Title", "title--note--1"),
+        ("Mid end", "mid--x--end"),
+        ("Sp", "sp----note---"),
+        ("Two", "two--a--b-"),
+        ("Code `x`", "code-x--c-"),
+        ("Entity &", "entity---c-"),
+        ("Html", "html-"),
+        ("Kept", "kept-id"),
+    ]
+    body = "\n".join(s.text for s in page.sections)
+    assert "note" not in body and "\ue001" not in body and "{/* in code */}" in body
+
+
+def test_an_mdx_code_block_fence_is_mdx_of_the_page_not_code(tmp_path: Path) -> None:
+    text = (
+        "# Install\n\n````mdx-code-block\nimport Tabs from '@theme/Tabs';\n"
+        'import TabItem from \'@theme/TabItem\';\n\n<Tabs>\n<TabItem value="npm" label="npm">\n\n'
+        "```bash\nnpm install x\n```\n\n</TabItem>\n</Tabs>\n````\n\n"
+        "```mdx-code-block\n## Inside {/* why */}\n\nSome *MDX* text. {/* hidden note */}\n```\n\n"
+        "## After\n"
+    )
+    docs = project(tmp_path, CONFIG, {"docs/i.mdx": text})
+    page = read(docs, "i.mdx")
+    assert [(s.heading, s.anchor) for s in page.sections] == [
+        ("Install", "install"),
+        ("Inside", "inside--why-"),
+        ("After", "after"),
+    ]
+    install, inside, _ = page.sections
+    assert [b.language for b in install.code_blocks] == ["bash"]
+    assert "import" not in install.text and "mdx-code-block" not in install.text
+    assert inside.text == "Some *MDX* text."  # its comment is hidden text, dropped
 
 
 def test_a_character_reference_in_a_heading_is_its_character(tmp_path: Path) -> None:
