@@ -26,8 +26,9 @@ class _NotLiteral:
 
 
 NOT_LITERAL: Any = _NotLiteral()
-# The key under which `entries` keeps the spreads it cannot read (`...require('./x')`,
-# `...options()`), their raw text: no key of a JavaScript object literal is written `...`.
+# The key under which `entries` keeps what may set keys it cannot name, as written: spreads it
+# cannot follow (`...require('./x')`, `...options()`) and computed keys (`[name]: …`). No key
+# of a JavaScript object literal is written `...`.
 SPREAD = "..."
 # How deep spreads of spreads are followed (a const spreading itself would never end).
 _MAX_SPREAD_DEPTH = 8
@@ -121,9 +122,9 @@ def entries(
     """The top-level `key: value` pairs of the object literal whose `{` is at `start` (raw values).
 
     As in JavaScript, a later key wins over an earlier one, and a spread `...NAME` of an object
-    in `objects` (`const_objects`) puts that object's keys where it stands. Other spreads are
-    kept, as written, under `SPREAD`; shorthand properties, methods and computed keys are left
-    out: none is a literal.
+    in `objects` (`const_objects`) puts that object's keys where it stands. Other spreads and
+    computed keys are kept, as written, under `SPREAD`; shorthand properties and methods are
+    left out: neither is a literal.
     """
     end = balanced_end(text, start) - 1
     out: dict[str, str] = {}
@@ -141,8 +142,8 @@ def entries(
         raw = text[value_start:j].strip()
         if key:
             out[key] = raw
-        elif raw.startswith("..."):
-            spread = object_entries(raw[3:], objects, depth + 1)
+        elif raw.startswith(("...", "[")):
+            spread = object_entries(raw[3:], objects, depth + 1) if raw[0] == "." else None
             for k, v in (spread if spread is not None else {SPREAD: raw}).items():
                 unread = out.get(k) if k == SPREAD else None  # every unread spread is said
                 out[k] = f"{unread}, {v}" if unread else v

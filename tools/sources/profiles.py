@@ -665,7 +665,7 @@ def _version_names(config: _DocusaurusConfig, options: dict[str, str], prefix: s
     ):
         names.insert(0, "current")
     raw = options.get("onlyIncludeVersions")
-    only = config.value(raw, "onlyIncludeVersions", None, env)
+    only = jsconfig.literal(raw, config.consts) if raw is not None else None
     if only is not None and not (isinstance(only, list) and all(isinstance(v, str) for v in only)):
         config.computed("onlyIncludeVersions", str(raw), "every version", env)
     elif only:

@@ -240,6 +240,19 @@ def test_only_included_versions_are_built_and_the_last_one_is_among_them(
     assert url(docs, "a.md") == "https://example.com/docs/a"
 
 
+def test_computed_version_options_keep_the_defaults_and_say_so(tmp_path: Path, caplog) -> None:  # noqa: ANN001
+    config = docs_config(
+        "onlyIncludeVersions: isPreview ? ['current'] : undefined,"
+        " versions: { [last]: { path: 'latest' } }"
+    )
+    docs = project(tmp_path, config, VERSIONED)
+    with caplog.at_level("WARNING"):
+        assert url(docs, "a.md") == "https://example.com/docs/next/a"
+        assert detect_site(tmp_path / "versioned_docs" / "version-1.0").is_page("a.md")
+    assert "onlyIncludeVersions" in caplog.text and "every version" in caplog.text
+    assert "[last]" in caplog.text
+
+
 def test_a_spread_of_a_const_object_gives_its_options_and_a_computed_one_is_said(
     tmp_path: Path, caplog
 ) -> None:  # noqa: ANN001
