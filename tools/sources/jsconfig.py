@@ -6,7 +6,8 @@ the text: balanced `{…}` / `[…]` (strings, template literals and comments sk
 top-level keys of an object and their raw value text, and the value of a literal (a string,
 a template literal whose `${NAME}` names a top-level `const NAME = 'literal'`, a boolean, an
 array of strings, `require.resolve('…')`). Anything else is `NOT_LITERAL`: the caller falls
-back to the generator's default and says which setting overrides it.
+back to the generator's default and says which setting overrides it. An object's spread
+(`...common`) of a `const common = {…}` of the same file stands for that object's keys.
 """
 
 from __future__ import annotations
@@ -25,12 +26,23 @@ class _NotLiteral:
 
 
 NOT_LITERAL: Any = _NotLiteral()
+# The key under which `entries` keeps what may set keys it cannot name, as written: spreads it
+# cannot follow (`...require('./x')`, `...options()`) and computed keys (`[name]: …`). No key
+# of a JavaScript object literal is written `...`.
+SPREAD = "..."
+# How deep spreads of spreads are followed (a const spreading itself would never end).
+_MAX_SPREAD_DEPTH = 8
 
 _OPEN = {"{": "}", "[": "]", "(": ")"}
 _CLOSE = frozenset("}])")
 _KEY_RE = re.compile(r"""\s*(?:([A-Za-z_$][\w$]*)|(['"])((?:\\.|(?!\2).)*)\2)\s*:""")
 _CONST_RE = re.compile(
     r"""^(?:export\s+)?const\s+([A-Za-z_$][\w$]*)\s*(?::\s*string\s*)?=\s*(['"])((?:\\.|(?!\2)[^\\\n])*)\2\s*;?\s*$""",
+    re.M,
+)
+# `const NAME = {`, `export const NAME: Options = ({`: a config's names for its own option objects.
+_CONST_OBJECT_RE = re.compile(
+    r"^[ \t]*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=\n]+)?=(?![=>])",
     re.M,
 )
 _TEMPLATE_SUB_RE = re.compile(r"\$\{\s*([A-Za-z_$][\w$]*)\s*\}")
@@ -104,10 +116,15 @@ def object_at(text: str, i: int) -> int | None:
     return i if i < len(text) and text[i] == "{" else None
 
 
-def entries(text: str, start: int) -> dict[str, str]:
+def entries(
+    text: str, start: int, objects: dict[str, str] | None = None, depth: int = 0
+) -> dict[str, str]:
     """The top-level `key: value` pairs of the object literal whose `{` is at `start` (raw values).
 
-    Spreads, shorthand properties, methods and computed keys are left out: none is a literal.
+    As in JavaScript, a later key wins over an earlier one, and a spread `...NAME` of an object
+    in `objects` (`const_objects`) puts that object's keys where it stands. Other spreads and
+    computed keys are kept, as written, under `SPREAD`; shorthand properties and methods are
+    left out: neither is a literal.
     """
     end = balanced_end(text, start) - 1
     out: dict[str, str] = {}
@@ -122,9 +139,43 @@ def entries(text: str, start: int) -> dict[str, str]:
             key, j = "", i
             value_start = i
         j = value_end(text, j, end)
+        raw = text[value_start:j].strip()
         if key:
-            out.setdefault(key, text[value_start:j].strip())
+            out[key] = raw
+        elif raw.startswith(("...", "[")):
+            spread = object_entries(raw[3:], objects, depth + 1) if raw[0] == "." else None
+            for k, v in (spread if spread is not None else {SPREAD: raw}).items():
+                unread = out.get(k) if k == SPREAD else None  # every unread spread is said
+                out[k] = f"{unread}, {v}" if unread else v
         i = j + 1
+    return out
+
+
+def object_entries(
+    raw: str, objects: dict[str, str] | None = None, depth: int = 0
+) -> dict[str, str] | None:
+    """The entries of a value that is an object literal or the name of one in `objects`; else None."""
+    objects = objects or {}
+    if depth > _MAX_SPREAD_DEPTH:
+        return None
+    raw = raw.strip()
+    named = objects.get(raw) if re.fullmatch(r"[A-Za-z_$][\w$]*", raw) else None
+    if named is not None:
+        return entries(named, 0, objects, depth + 1)
+    start = object_at(raw, 0)
+    return entries(raw, start, objects, depth) if start is not None else None
+
+
+def const_objects(text: str) -> dict[str, str]:
+    """`const NAME = {…}` of the file, by name (the object's text): what `...NAME` spreads.
+
+    The first one of a name wins (a config writes each once; a later one is in a function).
+    """
+    out: dict[str, str] = {}
+    for m in _CONST_OBJECT_RE.finditer(text):
+        start = object_at(text, m.end())
+        if start is not None and m.group(1) not in out:
+            out[m.group(1)] = text[start : balanced_end(text, start)]
     return out
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from tools.sources.hidden import HEADING_ID_COMMENT_RE, mask_code, scan_tag
-from tools.sources.slugs import Anchors, mintlify
+from tools.sources.slugs import Anchors, github, mintlify
 
 log = logging.getLogger(__name__)
 
@@ -623,6 +623,82 @@ def inline_imports(body: str, load: ImportLoader, depth: int = 0, mark: bool = F
     return tag.sub(repl, body)
 
 
+# -- what Docusaurus' MDX loader does to a file before MDX reads it ---------------------------
+
+# A fence of exactly 3 or 4 backticks whose info is `mdx-code-block` holds MDX of the page, not
+# code (@docusaurus/utils `unwrapMdxCodeBlocks`: the same patterns, run over the whole file).
+_MDX_CODE_BLOCK_RES = tuple(
+    re.compile(
+        rf"(?P<begin>\A|\r?\n)(?P<indent> *){ticks}(?P<spaces> *)mdx-code-block\r?\n"
+        rf"(?P<children>.*?)\r?\n(?P<indent_end> *){ticks}(?P<end>\r?\n|\Z)",
+        re.S,
+    )
+    for ticks in ("```", "````")
+)
+# Characters of a heading's id that its text does not show, between these marks (private-use
+# characters: no page writes them); see `mark_heading_comments`.
+_SLUG_ONLY_START, _SLUG_ONLY_END = "\ue001", "\ue002"
+_SLUG_ONLY_RE = re.compile(f"{_SLUG_ONLY_START}([^{_SLUG_ONLY_END}]*){_SLUG_ONLY_END}")
+_ATX_LINE_RE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t][^\n]*", re.M)
+# A comment in a heading line, with the spaces before it: an MDX expression of comments only
+# (`{/* note */}`, `{ /* a */ /* b */ }`) or an HTML comment.
+_HEADING_COMMENT_RE = re.compile(
+    r"([ \t]*)(?<!\\)(?:\{(\s*/\*.*?\*/(?:\s*/\*.*?\*/)*\s*)\}|<!--.*?-->)"
+)
+
+
+def unwrap_mdx_code_blocks(text: str) -> str:
+    """The text with each `mdx-code-block` fence replaced by its content, as Docusaurus does."""
+    if "mdx-code-block" not in text:
+        return text
+    for pattern in _MDX_CODE_BLOCK_RES:
+        text = pattern.sub(lambda m: m["begin"] + m["children"] + m["end"], text)
+    return text
+
+
+def mark_heading_comments(text: str) -> str:
+    """A heading's comments as the characters they add to its Docusaurus id, marked unshown.
+
+    Docusaurus takes a heading's id from the text of all its parts, and an MDX comment's text
+    is what its braces hold (an HTML comment's is none, but the spaces before it stay):
+    `## Title {/* note */}` is `title--note-` (its TOC even shows `Title /* note */`), while the
+    page shows `Title`. Comments are hidden text, dropped before a reader sees the page, so each
+    becomes here the github-slugger characters it adds (no word of it survives the slug rule
+    in another form) between marks the reader counts in the id and never shows. A last comment
+    `{/* #id */}` is the heading's explicit id instead (tools/sources/hidden.py).
+    """
+    if "{/*" not in text and "<!--" not in text:
+        return text
+    front = _FRONTMATTER_RE.match(text)
+    start = front.end() if front else 0
+    masked = mask_code(text[start:])
+    edits: list[tuple[int, int, str]] = []
+    for line in _ATX_LINE_RE.finditer(masked):
+        if HEADING_ID_COMMENT_RE.fullmatch(line.group(0)):
+            continue
+        for m in _HEADING_COMMENT_RE.finditer(line.group(0)):
+            added = (m.group(1) + (m.group(2) or "")).replace(" ", "-")
+            mark = f"{_SLUG_ONLY_START}{github(added)}{_SLUG_ONLY_END}"
+            edits.append((start + line.start() + m.start(), start + line.start() + m.end(), mark))
+    for begin, end, mark in reversed(edits):
+        text = text[:begin] + mark + text[end:]
+    return text
+
+
+def without_slug_marks(text: str) -> str:
+    """The text as it shows, without the id characters `mark_heading_comments` wrote."""
+    return _SLUG_ONLY_RE.sub("", text) if _SLUG_ONLY_START in text else text
+
+
+def docusaurus_source(text: str) -> str:
+    """A Docusaurus page's text as its MDX loader reads it (before hidden text is dropped).
+
+    `mdx-code-block` fences unwrapped (their content is MDX: its hidden text must go too) and
+    heading comments kept as the id characters they add (`mark_heading_comments`).
+    """
+    return mark_heading_comments(unwrap_mdx_code_blocks(text))
+
+
 def parse_markdown(
     path: str,
     text: str,
@@ -644,7 +720,8 @@ def parse_markdown(
         return _parse(path, text, language, slug)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
         log.warning("could not parse %s (%s); indexing it as plain text", path, exc)
-        return plain_page(path, text, anchor=slugify(path.rsplit("/", 1)[-1].rsplit(".", 1)[0]))
+        name = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        return plain_page(path, without_slug_marks(text), anchor=slugify(name))
 
 
 def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
@@ -674,6 +751,7 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
     esm_lines = esm_depth = 0
     esm_import = False
     for raw in body.split("\n"):
+        marked, raw = raw, without_slug_marks(raw)  # `marked`: with its heading's id characters
         if raw == PART_START:
             outer.append(anchors)
             anchors = Anchors(slug)
@@ -718,9 +796,15 @@ def _parse(path: str, text: str, language: str, slug: str = "mintlify") -> Page:
             flush()
             source, explicit = split_heading_attrs(h.group(2))
             source = _clean_prose(source)
+            slug_source = source
+            if marked is not raw:  # comments that count in the id (`mark_heading_comments`)
+                whole = _HEADING_RE.match(_SLUG_ONLY_RE.sub(r"\1", marked).strip())
+                slug_source = _clean_prose(whole.group(2)) if whole else source
             # Character references are decoded before the slug, as every generator does.
             heading = decode_entities(plain_heading(source).strip("*").strip())
-            slug_text = decode_entities(plain_heading(source, collapse=False).strip("*").strip())
+            slug_text = decode_entities(
+                plain_heading(slug_source, collapse=False).strip("*").strip()
+            )
             anchor = anchors.take(explicit) if explicit else anchors.heading(slug_text)
             current = Section(heading, len(h.group(1)), "", anchor)
             buf = []

@@ -18,7 +18,7 @@ import logging
 import posixpath
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -524,11 +524,16 @@ _DOCUSAURUS_NOT_PAGES = ("_*", "__tests__", *PART_FOLDERS)
 
 @dataclass(frozen=True)
 class _DocusaurusConfig:
-    """What a docusaurus.config.* says, read as text (tools/sources/jsconfig.py), never run."""
+    """What a docusaurus.config.* says, read as text (tools/sources/jsconfig.py), never run.
+
+    `consts` are the file's `const NAME = '…'` strings (template literals use them), `objects`
+    its `const NAME = {…}` objects (what `...NAME` spreads and a bare `NAME` option names).
+    """
 
     path: Path
     source: str
     consts: dict[str, str]
+    objects: dict[str, str] = field(default_factory=dict)
 
     def value(self, raw: str | None, setting: str, default: Any, env: str) -> Any:
         """A literal value; a computed one falls back to `default` with a warning naming `env`."""
@@ -538,17 +543,20 @@ class _DocusaurusConfig:
         if value is jsconfig.NOT_LITERAL or (
             not isinstance(value, type(default)) and default is not None
         ):
-            log.warning(
-                "%s: %s is computed (%s), not a literal; using %r. If the site says otherwise, "
-                "set %s",
-                self.path,
-                setting,
-                " ".join(raw.split())[:80],
-                default,
-                env,
-            )
+            self.computed(setting, raw, default, env)
             return default
         return value
+
+    def computed(self, setting: str, raw: str, default: Any, env: str) -> None:
+        """Say that a setting is computed, what is used instead, and which setting says it."""
+        log.warning(
+            "%s: %s is computed (%s), not a literal; using %r. If the site says otherwise, set %s",
+            self.path,
+            setting,
+            " ".join(raw.split())[:80],
+            default,
+            env,
+        )
 
     def top(self, key: str, default: Any, env: str) -> Any:
         """A site-level option (`url`, `baseUrl`): the first `key:` whose value is a literal."""
@@ -562,80 +570,171 @@ class _DocusaurusConfig:
                 return value
         return self.value(raws[0], key, default, env) if raws else default
 
+    def options(self, raw: str) -> dict[str, str] | None:
+        """The entries of an options object written in place or named by a const; else None."""
+        return jsconfig.object_entries(raw, self.objects)
+
     def docs_plugins(self) -> list[dict[str, str]]:
         """The option objects (raw values) of each docs plugin: the preset's `docs`, then plugins."""
         text = self.source
         out: list[dict[str, str]] = []
         for m in _PRESET_NAME_RE.finditer(text):
-            start = jsconfig.object_at(text, m.end() + 1)
-            options = jsconfig.entries(text, start) if start is not None else {}
-            docs = options.get("docs")
-            inner = jsconfig.object_at(docs, 0) if docs else None
+            raw = text[m.end() + 1 : jsconfig.value_end(text, m.end() + 1)]
+            preset = self.options(raw) or {}
+            docs = preset.get("docs")
             if docs is None:
-                out.append({})  # the preset's docs plugin with its defaults
-            elif inner is not None:
-                out.append(jsconfig.entries(docs, inner))
-            # `docs: false`: the preset has no docs plugin
+                # The preset's docs plugin with its defaults, or with options an unread spread
+                # of the preset's options may hold.
+                out.append({k: v for k, v in preset.items() if k == jsconfig.SPREAD})
+                continue
+            inner = self.options(docs)
+            if inner is not None:
+                out.append(inner)
+            elif docs.strip() != "false":  # `docs: false`: the preset has no docs plugin
+                out.append({jsconfig.SPREAD: docs})
         for m in _DOCS_PLUGIN_NAME_RE.finditer(text):
-            start = jsconfig.object_at(text, m.end() + 1)
-            out.append(jsconfig.entries(text, start) if start is not None else {})
+            raw = text[m.end() + 1 : jsconfig.value_end(text, m.end() + 1)]
+            out.append(self.options(raw) or {})
         return out
 
     def docs_options(self, root: Path) -> dict[str, str]:
         """The options of the docs plugin whose `path` is this docs folder.
 
         A folder no plugin names (a released version's `versioned_docs/version-X`) belongs to
-        the default plugin (no `id`, or `id: 'default'`).
+        the default plugin (no `id`, or `id: 'default'`). Options that a computed spread
+        (`...require('./docs')`) or value may set are said, in a warning: Docusaurus' defaults
+        stand for them.
         """
         plugins = self.docs_plugins() or [{}]
         folder = self.path.parent
+        chosen = None
         for options in plugins:
             path = jsconfig.literal(options.get("path", "'docs'"), self.consts)
             if isinstance(path, str) and (folder / path).resolve() == root:
-                return options
-        default = [
-            o
-            for o in plugins
-            if jsconfig.literal(o.get("id", "'default'"), self.consts) == "default"
-        ]
-        return (default or plugins)[0]
+                chosen = options
+                break
+        if chosen is None:
+            default = [
+                o
+                for o in plugins
+                if jsconfig.literal(o.get("id", "'default'"), self.consts) == "default"
+            ]
+            chosen = (default or plugins)[0]
+        if jsconfig.SPREAD in chosen:
+            self.computed(
+                "the docs plugin's options",
+                chosen[jsconfig.SPREAD],
+                "Docusaurus' defaults for the options it may set",
+                "DOCS_AGENT_DOCS_BASE_URL, DOCS_AGENT_DOCS_NAV or DOCS_AGENT_DOCS_EXCLUDE",
+            )
+        return chosen
 
 
 def _read_docusaurus_config(config_path: Path) -> _DocusaurusConfig:
     source = config_path.read_text("utf-8", errors="replace")
-    return _DocusaurusConfig(config_path, source, jsconfig.top_level_consts(source))
+    return _DocusaurusConfig(
+        config_path, source, jsconfig.top_level_consts(source), jsconfig.const_objects(source)
+    )
+
+
+@dataclass(frozen=True)
+class _DocsVersion:
+    """The docs version a folder holds: its route segment, its sidebar file, whether it is built."""
+
+    segment: str = ""
+    sidebar: Path | None = None
+    built: bool = True
+
+
+def _version_names(config: _DocusaurusConfig, options: dict[str, str], prefix: str) -> list[str]:
+    """The versions the docs plugin builds, newest first (plugin-content-docs `readVersionNames`).
+
+    `current` (the docs folder itself, unless `includeCurrentVersion: false`), then the names
+    of `versions.json` (unless `disableVersioning: true`), kept to those `onlyIncludeVersions`
+    lists when it is set.
+    """
+    env = "DOCS_AGENT_DOCS_BASE_URL"
+    try:
+        names = json.loads((config.path.parent / f"{prefix}versions.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        names = []
+    names = [str(v) for v in names] if isinstance(names, list) else []
+    if config.value(options.get("disableVersioning"), "disableVersioning", False, env):
+        names = []
+    if config.value(options.get("includeCurrentVersion"), "includeCurrentVersion", True, env) and (
+        "current" not in names
+    ):
+        names.insert(0, "current")
+    raw = options.get("onlyIncludeVersions")
+    only = jsconfig.literal(raw, config.consts) if raw is not None else None
+    if only is not None and not (isinstance(only, list) and all(isinstance(v, str) for v in only)):
+        config.computed("onlyIncludeVersions", str(raw), "every version", env)
+    elif only:
+        names = [n for n in names if n in only]
+    return names
+
+
+def _version_path(config: _DocusaurusConfig, options: dict[str, str], name: str) -> str | None:
+    """The route segment `versions: { NAME: { path } }` gives a version, else None (the default)."""
+    raw = options.get("versions")
+    if raw is None:
+        return None
+    env = "DOCS_AGENT_DOCS_BASE_URL"
+    versions = config.options(raw)
+    if versions is None or jsconfig.SPREAD in versions:
+        config.computed("the docs plugin's versions", raw, "each version's default path", env)
+    entry = (versions or {}).get(name)
+    one = config.options(entry) if entry is not None else None
+    if entry is not None and (one is None or jsconfig.SPREAD in one):
+        config.computed(f"versions[{name!r}]", entry, "its default path", env)
+    raw_path = (one or {}).get("path")
+    if raw_path is None:
+        return None
+    path = jsconfig.literal(raw_path, config.consts)
+    if not isinstance(path, str):
+        config.computed(f"versions[{name!r}].path", raw_path, "its default path", env)
+        return None
+    return path
 
 
 def _docusaurus_version(
     root: Path, config: _DocusaurusConfig, options: dict[str, str]
-) -> tuple[str, Path | None]:
-    """The route segment of the docs version this folder holds, and that version's sidebar file.
+) -> _DocsVersion:
+    """The docs version this folder holds: where the site serves it, its sidebar, if it is built.
 
-    With released versions (`versions.json` beside the config) Docusaurus serves the last one
-    (`lastVersion`, by default the newest listed) at the docs route, the current `docs/` folder
-    at `next/`, and each other version at its name. `versioned_docs/version-X` is version X.
+    Docusaurus serves the last version (`lastVersion`, by default the newest released one it
+    builds, else `current`) at the docs route, `current` (the `docs/` folder) at `next/`, and
+    every other version at its name; `versions: { NAME: { path } }` names a version's segment
+    instead, the last one's too. `versioned_docs/version-X` is version X. A version that
+    `onlyIncludeVersions` or `includeCurrentVersion: false` leaves out is not built at all.
     """
     folder = config.path.parent
-    plugin_id = config.value(
-        options.get("id"), "the docs plugin's id", "default", "DOCS_AGENT_DOCS_BASE_URL"
-    )
+    env = "DOCS_AGENT_DOCS_BASE_URL"
+    plugin_id = config.value(options.get("id"), "the docs plugin's id", "default", env)
     prefix = "" if plugin_id == "default" else f"{plugin_id}_"
-    try:
-        versions = json.loads((folder / f"{prefix}versions.json").read_text("utf-8"))
-    except (OSError, ValueError):
-        versions = []
-    versions = [str(v) for v in versions] if isinstance(versions, list) else []
-    if not versions:
-        return "", None
+    names = _version_names(config, options, prefix)
+    released = [n for n in names if n != "current"]
     last = config.value(
-        options.get("lastVersion"), "lastVersion", versions[0], "DOCS_AGENT_DOCS_BASE_URL"
+        options.get("lastVersion"), "lastVersion", released[0] if released else "current", env
     )
-    released = folder / f"{prefix}versioned_docs"
-    if root.parent == released.resolve() and root.name.startswith("version-"):
+    name, sidebar = "current", None
+    versioned = folder / f"{prefix}versioned_docs"
+    if root.parent == versioned.resolve() and root.name.startswith("version-"):
         name = root.name.removeprefix("version-")
-        sidebar = folder / f"{prefix}versioned_sidebars" / f"version-{name}-sidebars.json"
-        return ("" if name == last else name), (sidebar if sidebar.is_file() else None)
-    return ("" if last == "current" else "next"), None
+        named = folder / f"{prefix}versioned_sidebars" / f"version-{name}-sidebars.json"
+        sidebar = named if named.is_file() else None
+    path = _version_path(config, options, name)
+    if path is None:
+        path = "" if name == last else "next" if name == "current" else name
+    if name not in names:
+        log.warning(
+            "%s: the docs plugin builds no version %r (versions.json, onlyIncludeVersions, "
+            "includeCurrentVersion): the site has no page of %s",
+            config.path,
+            name,
+            root,
+        )
+    return _DocsVersion(path.strip("/"), sidebar, name in names)
 
 
 def docusaurus_site(root: Path, config_path: Path | None) -> Site:
@@ -658,8 +757,8 @@ def docusaurus_site(root: Path, config_path: Path | None) -> Site:
     url = str(config.top("url", "", env)).rstrip("/")
     base = str(config.top("baseUrl", "/", env))
     route = str(config.value(options.get("routeBasePath"), "routeBasePath", "docs", env))
-    version, versioned_sidebar = _docusaurus_version(root, config, options)
-    route = "/".join(p for p in (route.strip("/"), version) if p)
+    version = _docusaurus_version(root, config, options)
+    route = "/".join(p for p in (route.strip("/"), version.segment) if p)
     # `trailingSlash` undefined: each permalink as computed (a folder's index doc ends with
     # `/`); true: every one does; false: none does.
     trailing = config.top("trailingSlash", None, "DOCS_AGENT_DOCS_URL_STYLE")
@@ -667,7 +766,7 @@ def docusaurus_site(root: Path, config_path: Path | None) -> Site:
     exclude = config.value(
         options.get("exclude"), "the docs plugin's exclude", [], "DOCS_AGENT_DOCS_EXCLUDE"
     )
-    sidebar = versioned_sidebar
+    sidebar = version.sidebar
     if sidebar is None:
         named = config.value(options.get("sidebarPath"), "sidebarPath", None, "DOCS_AGENT_DOCS_NAV")
         if named is not False:  # `sidebarPath: false`: no sidebar
@@ -683,6 +782,7 @@ def docusaurus_site(root: Path, config_path: Path | None) -> Site:
         # The plugin's globs are relative to the docs folder: `README.md` is the top one only.
         exclude=tuple(g if "/" in g else f"./{g}" for g in map(str, exclude)),
         not_pages=_DOCUSAURUS_NOT_PAGES,
+        built=None if version.built else (),
         # The site's folder: `@site/…` imports start there.
         project_root=str(config_path.parent.resolve()),
         config=str(config_path),

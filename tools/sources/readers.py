@@ -14,7 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tools.sources.hidden import strip_hidden, strip_invisible
-from tools.sources.mdx import Page, parse_markdown, plain_page
+from tools.sources.mdx import (
+    Page,
+    docusaurus_source,
+    parse_markdown,
+    plain_page,
+    without_slug_marks,
+)
 from tools.sources.mkdocs import SnippetFiles, parse_mkdocs, rewrite_admonitions
 from tools.sources.site import Site, may_include, note_read, recording_reads
 
@@ -31,14 +37,16 @@ def read_markdown(rel: str, text: str, site: Site, root: Path, language: str) ->
         text,
         language,
         site.slug,
-        lambda spec: _cleaned(load_import(spec, rel, root, site.project_root)),
+        lambda spec: _cleaned(load_import(spec, rel, root, site.project_root), site),
         separate_parts=site.generator == "docusaurus",
     )
 
 
-def _cleaned(text: str | None) -> str | None:
+def _cleaned(text: str | None, site: Site) -> str | None:
     """An imported file's text cleaned as a page's is: it becomes part of the page."""
-    return None if text is None else strip_hidden(text)
+    if text is None:
+        return None
+    return strip_hidden(docusaurus_source(text) if site.generator == "docusaurus" else text)
 
 
 def load_import(spec: str, rel: str, root: Path, site_dir: str = "") -> str | None:
@@ -184,7 +192,10 @@ def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Pa
     """
     name = site.reader_for(rel)
     reader = READERS.get(name or "", read_markdown)
-    text = clean_text(name or "markdown", decode(raw))
+    text = decode(raw)
+    if site.generator == "docusaurus" and reader is read_markdown:
+        text = docusaurus_source(text)  # what its MDX loader does before MDX reads the page
+    text = clean_text(name or "markdown", text)
     rel = rel.replace(os.sep, "/")
     with recording_reads() as reads:
         try:
@@ -200,7 +211,8 @@ def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Pa
                 type(exc).__name__,
                 exc,
             )
-            page = plain_page(rel, strip_hidden(text).strip(), f"{type(exc).__name__}: {exc}")
+            shown = without_slug_marks(strip_hidden(text)).strip()
+            page = plain_page(rel, shown, f"{type(exc).__name__}: {exc}")
     if reads:
         page.meta["reads"] = sorted(set(reads))
     return page

@@ -177,6 +177,115 @@ def test_with_released_versions_the_current_folder_is_served_at_next(tmp_path: P
     assert url(released / "version-2.0", "a.md") == "https://example.com/docs/2.0/a"
 
 
+VERSIONED = {
+    "docs/a.md": "# A\n",
+    "versions.json": '["2.0", "1.0"]',
+    "versioned_docs/version-2.0/a.md": "# A 2\n",
+    "versioned_docs/version-1.0/a.md": "# A 1\n",
+}
+
+
+def docs_config(options: str) -> str:
+    """A config whose preset's docs plugin has these options (JavaScript text)."""
+    return (
+        "module.exports = { url: 'https://example.com', baseUrl: '/',\n"
+        f"  presets: [['classic', {{ docs: {{ {options} }} }}]] }};\n"
+    )
+
+
+def test_a_version_path_option_names_the_version_s_route_segment(tmp_path: Path) -> None:
+    # As Docusaurus 3.10 loads these sites: `versions.X.path` wins over the default segment,
+    # the last version's too; without it `lastVersion: 'current'` serves the docs folder at
+    # the docs route; an unversioned site's current version takes its path as well.
+    docs = project(
+        tmp_path, docs_config("versions: { current: { path: 'dev', label: 'Dev' } }"), VERSIONED
+    )
+    released = tmp_path / "versioned_docs"
+    assert url(docs, "a.md") == "https://example.com/docs/dev/a"
+    assert url(released / "version-2.0", "a.md") == "https://example.com/docs/a"
+    config = docs_config(
+        "lastVersion: 'current', versions: { current: { path: 'dev' }, '1.0': { path: 'old' } }"
+    )
+    (tmp_path / "docusaurus.config.js").write_text(config, "utf-8")
+    assert url(docs, "a.md") == "https://example.com/docs/dev/a"
+    assert url(released / "version-2.0", "a.md") == "https://example.com/docs/2.0/a"
+    assert url(released / "version-1.0", "a.md") == "https://example.com/docs/old/a"
+    config = docs_config("lastVersion: 'current', versions: { current: { label: 'Dev' } }")
+    (tmp_path / "docusaurus.config.js").write_text(config, "utf-8")
+    assert url(docs, "a.md") == "https://example.com/docs/a"
+    (tmp_path / "versions.json").unlink()
+    config = docs_config("versions: { current: { path: 'dev' } }")
+    (tmp_path / "docusaurus.config.js").write_text(config, "utf-8")
+    assert url(docs, "a.md") == "https://example.com/docs/dev/a"
+
+
+def test_only_included_versions_are_built_and_the_last_one_is_among_them(
+    tmp_path: Path, caplog
+) -> None:  # noqa: ANN001
+    docs = project(tmp_path, docs_config("onlyIncludeVersions: ['current', '1.0']"), VERSIONED)
+    released = tmp_path / "versioned_docs"
+    assert url(docs, "a.md") == "https://example.com/docs/next/a"
+    # The last version is the newest released one kept: 1.0, at the docs route.
+    assert url(released / "version-1.0", "a.md") == "https://example.com/docs/a"
+    with caplog.at_level("WARNING"):
+        left_out = detect_site(released / "version-2.0")
+    assert not left_out.is_page("a.md") and "'2.0'" in caplog.text
+    assert detect_site(docs).is_page("a.md")
+    config = docs_config("includeCurrentVersion: false")
+    (tmp_path / "docusaurus.config.js").write_text(config, "utf-8")
+    assert not detect_site(docs).is_page("a.md")
+    assert detect_site(released / "version-2.0").is_page("a.md")
+    config = docs_config("disableVersioning: true")
+    (tmp_path / "docusaurus.config.js").write_text(config, "utf-8")
+    assert url(docs, "a.md") == "https://example.com/docs/a"
+
+
+def test_computed_version_options_keep_the_defaults_and_say_so(tmp_path: Path, caplog) -> None:  # noqa: ANN001
+    config = docs_config(
+        "onlyIncludeVersions: isPreview ? ['current'] : undefined,"
+        " versions: { [last]: { path: 'latest' } }"
+    )
+    docs = project(tmp_path, config, VERSIONED)
+    with caplog.at_level("WARNING"):
+        assert url(docs, "a.md") == "https://example.com/docs/next/a"
+        assert detect_site(tmp_path / "versioned_docs" / "version-1.0").is_page("a.md")
+    assert "onlyIncludeVersions" in caplog.text and "every version" in caplog.text
+    assert "[last]" in caplog.text
+
+
+def test_a_spread_of_a_const_object_gives_its_options_and_a_computed_one_is_said(
+    tmp_path: Path, caplog
+) -> None:  # noqa: ANN001
+    config = """
+    const common = {
+      sidebarPath: false,
+      routeBasePath: 'guide',
+    };
+    const more = { ...common, onlyIncludeVersions: ['current', '2.0'] };
+    module.exports = { url: 'https://example.com', baseUrl: '/',
+      presets: [['classic', { docs: { ...more, routeBasePath: 'ref' } }]] };
+    """
+    docs = project(tmp_path, config, VERSIONED)
+    released = tmp_path / "versioned_docs"
+    # What Docusaurus serves: the later key wins, the spread's other keys hold.
+    assert url(docs, "a.md") == "https://example.com/ref/next/a"
+    assert url(released / "version-2.0", "a.md") == "https://example.com/ref/a"
+    assert not detect_site(released / "version-1.0").is_page("a.md")
+    with caplog.at_level("WARNING"):
+        detect_site(docs)
+    assert "computed" not in caplog.text
+    computed = config.replace("...more,", "...require('./docs-options'), ...more,")
+    (tmp_path / "docusaurus.config.js").write_text(textwrap.dedent(computed), "utf-8")
+    with caplog.at_level("WARNING"):
+        assert url(docs, "a.md") == "https://example.com/ref/next/a"
+    assert "require('./docs-options')" in caplog.text and "DOCS_AGENT_DOCS_BASE_URL" in caplog.text
+    named = config.replace(
+        "module.exports", "const docsOptions = { ...more, routeBasePath: 'api' };\nmodule.exports"
+    ).replace("{ docs: { ...more, routeBasePath: 'ref' } }", "{ docs: docsOptions }")
+    (tmp_path / "docusaurus.config.js").write_text(textwrap.dedent(named), "utf-8")
+    assert url(docs, "a.md") == "https://example.com/api/next/a"
+
+
 def test_number_prefixes_and_category_index_docs_route_as_docusaurus_does(
     tmp_path: Path,
 ) -> None:
@@ -220,17 +329,67 @@ def test_an_mdx_comment_id_at_a_heading_end_is_its_anchor(tmp_path: Path) -> Non
         ("TypeScript", "typescript"),
         ("TypeScript", "react-typescript"),
         ("Setup", "setup-id"),
-        ("Plain", "plain"),
+        # Any other comment counts in the id (`mark_heading_comments`), not in the text.
+        ("Plain", "plain--a-note-"),
     ]
     from tools.sources.mdx import parse_markdown
 
-    direct = parse_markdown("ids.mdx", text, slug="github")  # no cleaning before the reader
+    # No Docusaurus loader step nor cleaning before the reader: the comment is only dropped.
+    direct = parse_markdown("ids.mdx", text, slug="github")
     assert [s.anchor for s in direct.sections if s.level] == [
         "typescript",
         "react-typescript",
         "setup-id",
         "plain",
     ]
+
+
+def test_comments_in_a_heading_count_in_its_id_as_docusaurus_compiles_them(
+    tmp_path: Path,
+) -> None:
+    # Ids and texts as @docusaurus/mdx-loader 3.10 compiles these headings.
+    text = (
+        "## Title {/* note */}\n\n## Title {/* note */}\n\n## Mid {/* x */} end\n\n"
+        "## Sp {  /* note */  }\n\n## Two {/* #a */}{/* b */}\n\n## Code `x` {/* c */}\n\n"
+        "## Entity &amp; {/* c */}\n\n## Html <!-- not shown -->\n\n## Kept {/* #kept-id */}\n\n"
+        "```md\n## Title {/* in code */}\n```\n"
+    )
+    docs = project(tmp_path, CONFIG, {"docs/c.mdx": text})
+    page = read(docs, "c.mdx")
+    assert [(s.heading, s.anchor) for s in page.sections if s.level] == [
+        ("Title", "title--note-"),
+        ("Title", "title--note--1"),
+        ("Mid end", "mid--x--end"),
+        ("Sp", "sp----note---"),
+        ("Two", "two--a--b-"),
+        ("Code `x`", "code-x--c-"),
+        ("Entity &", "entity---c-"),
+        ("Html", "html-"),
+        ("Kept", "kept-id"),
+    ]
+    body = "\n".join(s.text for s in page.sections)
+    assert "note" not in body and "\ue001" not in body and "{/* in code */}" in body
+
+
+def test_an_mdx_code_block_fence_is_mdx_of_the_page_not_code(tmp_path: Path) -> None:
+    text = (
+        "# Install\n\n````mdx-code-block\nimport Tabs from '@theme/Tabs';\n"
+        'import TabItem from \'@theme/TabItem\';\n\n<Tabs>\n<TabItem value="npm" label="npm">\n\n'
+        "```bash\nnpm install x\n```\n\n</TabItem>\n</Tabs>\n````\n\n"
+        "```mdx-code-block\n## Inside {/* why */}\n\nSome *MDX* text. {/* hidden note */}\n```\n\n"
+        "## After\n"
+    )
+    docs = project(tmp_path, CONFIG, {"docs/i.mdx": text})
+    page = read(docs, "i.mdx")
+    assert [(s.heading, s.anchor) for s in page.sections] == [
+        ("Install", "install"),
+        ("Inside", "inside--why-"),
+        ("After", "after"),
+    ]
+    install, inside, _ = page.sections
+    assert [b.language for b in install.code_blocks] == ["bash"]
+    assert "import" not in install.text and "mdx-code-block" not in install.text
+    assert inside.text == "Some *MDX* text."  # its comment is hidden text, dropped
 
 
 def test_a_character_reference_in_a_heading_is_its_character(tmp_path: Path) -> None:
