@@ -80,6 +80,19 @@ class RstOptions:
 
 
 @dataclass
+class RefContext:
+    """What `module` / `currentmodule`, `program` and class nesting put in force on a page.
+
+    Sphinx's `env.ref_context`: it holds for the rest of the page. A page read in parts (a MyST page's `{eval-rst}` blocks and object directives) carries one
+    from part to part, so a `currentmodule` in one block names the objects of the next.
+    """
+
+    module: str = ""
+    program: str = ""
+    classes: list[str] = field(default_factory=list)
+
+
+@dataclass
 class ParseState:
     """What directives collect while one page is parsed (document order).
 
@@ -1185,6 +1198,19 @@ def _handler_for(name: str, options: RstOptions) -> type[Directive] | None:
     if ":" in name and name.split(":", 1)[0] in _DOMAINS:
         return GenericObject
     return UnknownDirective
+
+
+def describes_object(name: str, options: RstOptions) -> bool:
+    """Whether a directive describes an object (a section with its ids: `py:function`, `confval`)."""
+    handler = _handler_for(name.lower(), options)
+    return handler is not None and issubclass(handler, ObjectDirective)
+
+
+def object_scope(name: str, signature: str, options: RstOptions, module: str) -> str | None:
+    """The class name an object directive puts in scope for what it contains (None: no class)."""
+    name = name.lower()
+    like = options.domain_directives.get(name, name)
+    return py_class_scope(like, signature.strip().split("\n", 1)[0], module)
 
 
 # -- roles ----------------------------------------------------------------------------------

@@ -586,7 +586,7 @@ class SphinxSite:
             rst = self.is_rst(rel)
             doc = self.docname(rel)
             if myst:
-                targets.append(scan_myst_page(doc, text))
+                targets.append(scan_myst_page(doc, text, self.options))
             else:
                 targets.append(scan_page(doc, text, self.options) if rst else PageTargets(doc))
         return self.navigation(pages), merge_targets(targets, self.config.html_file_suffix)

@@ -185,3 +185,17 @@ def test_conf_py_extensions_added_later_or_in_blocks_count(tmp_path: Path) -> No
     )
     assert config.reads_myst and ".md" in config.source_suffixes
     assert config.exclude_patterns == ("man_only",)
+
+
+def test_currentmodule_carries_into_and_out_of_an_included_part(tmp_path: Path) -> None:
+    # As sphinx-build gives them: the include is read into the page's one ref_context.
+    (tmp_path / "conf.py").write_text("")
+    (tmp_path / "part.inc").write_text(
+        ".. function:: inpart()\n\n   In part.\n\n.. currentmodule:: pkg.changed\n"
+    )
+    (tmp_path / "index.rst").write_text(
+        "Home\n====\n\n.. currentmodule:: pkg.inc\n\n.. include:: part.inc\n\n"
+        ".. function:: after()\n\n   After.\n"
+    )
+    page = SphinxSite(tmp_path).parse("index.rst")
+    assert [s.anchor for s in page.sections] == ["home", "pkg.inc.inpart", "pkg.changed.after"]
