@@ -93,6 +93,8 @@ _BACKTICKS = re.compile(r"`+")
 _MARK = "\u2042"  # ⁂: numbers each role in the one rst document all of a page's roles go to
 _ROLE_OUT = re.compile(_MARK + r"(\d+)" + _MARK + " ?")
 _HEADING_MARK = "\x00H"
+_TITLE_MARK = "MystLinkTitle"  # a word for a link title rst cannot hold, its number after it
+_LINK_DEST = re.compile(r"\(\s*<?([^()\s<>]+)>?\s*\)")
 _EXPLICIT = re.compile(r"^(.+?)\s*<(.+)>$", re.S)
 _GITHUB_CLEAN = re.compile(r"[^\w\u4e00-\u9fff\- ]")
 
@@ -222,6 +224,8 @@ class _Converter:
         self.roles: list[tuple[str, str]] = []
         # The module and program in force where each role was written (its short names).
         self.role_scopes: list[tuple[str, str]] = []
+        # Link texts holding Markdown (code spans) by role: shown in place of `_TITLE_MARK`.
+        self.role_titles: dict[int, str] = {}
         self.headings: list[_Heading] = []
         self.labels: list[str] = []  # waiting for the next heading
         self.meta: dict[str, Any] = {}
@@ -478,6 +482,12 @@ class _Converter:
         """Roles become numbered marks (read later, all at once); links, substitutions resolved."""
         if "{" not in text and "[" not in text and "<project:" not in text:
             return text
+        if "[" in text and ("`" in text or "\n" in text):
+            # Links whose text holds a code span or a line break, which the prose pieces
+            # between code spans (`_substitute`) cannot see whole.
+            for start, end, label, dest in reversed(_wide_links(text)):
+                shown = " ".join(label.split())
+                text = text[:start] + self._link_to(shown, dest, text[start:end]) + text[end:]
         out: list[str] = []
         i = 0
         while i < len(text):
@@ -494,15 +504,7 @@ class _Converter:
                     out.append(f"{_MARK}{len(self.roles) - 1}{_MARK}")
                     i = m.end()
                     continue
-            run = _BACKTICKS.match(text, tick)
-            assert run is not None
-            close = text.find(run.group(0), run.end())
-            while (
-                close >= 0
-                and text[close + len(run.group(0)) : close + len(run.group(0)) + 1] == "`"
-            ):
-                close = text.find(run.group(0), close + len(run.group(0)) + 1)
-            stop = run.end() if close < 0 else close + len(run.group(0))
+            stop = _code_span_end(text, tick)
             out.append(self._substitute(text[i:tick]) + text[tick:stop])  # a code span as written
             i = stop
         return "".join(out)
@@ -530,26 +532,39 @@ class _Converter:
         To a label: what `{ref}` shows; to a page: what `{doc}` shows (both through the rst
         reader's rendering); to an id on a page: a link to it; anything else as written.
         """
-        text, dest = m.group(1).strip(), m.group(2)
+        return self._link_to(m.group(1).strip(), m.group(2), m.group(0))
+
+    def _link_to(self, text: str, dest: str, written: str) -> str:
+        """`_link` of a link's text (Markdown: may hold code spans) and destination."""
         if _SCHEME.match(dest) or dest.startswith("/_"):
-            return m.group(0)
+            return written if "`" not in text and "\n" not in written else f"[{text}]({dest})"
         path, _, fragment = dest.removeprefix("project:").partition("#")
         here = self.rel.rsplit(".", 1)[0]
         xrefs = self.options.xrefs
         stem = re.sub(r"\.(md|rst|ipynb|txt)$", "", path)
         doc = xrefs.doc(here, stem) if xrefs is not None and path else None
         if xrefs is not None and doc is not None and fragment:
-            return f"[{text or xrefs.doc_title(doc) or doc}]({xrefs.href(here, doc, fragment)})"
+            shown = text or xrefs.doc_title(doc) or doc
+            return self._fixed(f"[{shown}]({xrefs.href(here, doc, fragment)})")
+        # A title with code spans cannot go into an rst role: a word stands for it there.
+        title = f"{_TITLE_MARK}{len(self.roles)}" if "`" in text else text
         if doc is not None:
-            role = ("doc", f"{text} <{stem}>" if text else stem)
+            role = ("doc", f"{title} <{stem}>" if text else stem)
         elif path and ("/" in path or path.endswith((".md", ".rst", ".html"))):
-            return m.group(0)  # a file, not a page of the site: as written
+            return written if "\n" not in written else f"[{text}]({dest})"  # a file: as written
         else:
             label = fragment if not path else path
-            if not label or "`" in text:
-                return m.group(0)
-            role = ("ref", f"{text} <{label}>" if text else label)
+            if not label:
+                return written if "\n" not in written else text
+            role = ("ref", f"{title} <{label}>" if text else label)
+        if title != text:
+            self.role_titles[len(self.roles)] = text
         self._role(*role)
+        return f"{_MARK}{len(self.roles) - 1}{_MARK}"
+
+    def _fixed(self, markdown: str) -> str:
+        """A mark that stands for Markdown already written (kept out of the inline pieces)."""
+        self._role("", markdown)
         return f"{_MARK}{len(self.roles) - 1}{_MARK}"
 
     def _role(self, name: str, content: str) -> None:
@@ -567,6 +582,9 @@ class _Converter:
         rst: list[str] = []
         scope = ("", "")
         for n, (name, content) in enumerate(self.roles):
+            if not name:  # Markdown written already (`_fixed`)
+                rendered[n] = content
+                continue
             content = " ".join(content.split())
             same_page = self._same_page(name, content, labels, here, xrefs)
             if same_page is not None:
@@ -587,6 +605,8 @@ class _Converter:
                 rendered[int(pieces[k])] = pieces[k + 1].strip()
         for n, (_, content) in enumerate(self.roles):
             rendered.setdefault(n, content)
+        for n, title in self.role_titles.items():
+            rendered[n] = rendered[n].replace(f"{_TITLE_MARK}{n}", title)
         return re.sub(
             re.escape(_MARK) + r"(\d+)" + re.escape(_MARK),
             lambda m: rendered.get(int(m.group(1)), ""),
@@ -658,6 +678,57 @@ def _prefix(line: str, token: Token) -> str:
         return ""
     at = line.find(marker)
     return line[:at] if at > 0 and not line[:at].strip(" >\t") else ""
+
+
+def _code_span_end(text: str, tick: int) -> int:
+    """Where the code span opened by the backticks at `tick` ends (CommonMark: a run of as many)."""
+    run = _BACKTICKS.match(text, tick)
+    assert run is not None
+    ticks = run.group(0)
+    close = text.find(ticks, run.end())
+    while close >= 0 and text[close + len(ticks) : close + len(ticks) + 1] == "`":
+        close = text.find(ticks, close + len(ticks) + 1)
+    return run.end() if close < 0 else close + len(ticks)
+
+
+def _wide_links(text: str) -> list[tuple[int, int, str, str]]:
+    """Each link `[text](dest)` whose text holds a code span or a line break, outside code spans.
+
+    (start, end, text, destination): Markdown links all the same, a blank line ends the text.
+    """
+    found: list[tuple[int, int, str, str]] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "`":
+            i = _code_span_end(text, i)
+            continue
+        if c != "[" or (i and text[i - 1] in "!\\]"):
+            i += 1
+            continue
+        j, depth, wide = i + 1, 0, False
+        while j < len(text):
+            if text[j] == "`":
+                j, wide = _code_span_end(text, j), True
+                continue
+            if text[j] == "\n":
+                if not text[j + 1 :].split("\n", 1)[0].strip():
+                    break  # a blank line ends the paragraph
+                wide = True
+            elif text[j] == "[":
+                depth += 1
+            elif text[j] == "]":
+                if depth == 0:
+                    break
+                depth -= 1
+            j += 1
+        dest = _LINK_DEST.match(text, j + 1) if j < len(text) and text[j] == "]" else None
+        if dest is None or not wide:
+            i += 1
+            continue
+        found.append((i, dest.end(), text[i + 1 : j], dest.group(1)))
+        i = dest.end()
+    return found
 
 
 def _role_before(text: str, tick: int) -> int | None:

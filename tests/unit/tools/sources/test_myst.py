@@ -390,3 +390,23 @@ def test_currentmodule_of_one_block_names_the_objects_of_the_next(tmp_path: Path
         "See `later2()`.\n\nThen [`later2()`](api.html#pkg.other.later2) and "
         "[`Box.open()`](api.html#pkg.other.Box.open)."
     )
+
+
+def test_links_whose_text_holds_code_or_a_line_break_resolve_as_other_links(
+    site: tuple[Site, Path],
+) -> None:
+    # As myst-parser 5.2 builds them: the text shown (code kept), the link to the real page/id.
+    profile, root = site
+    text = (
+        "# Wide links\n\nSee [`foo()` function](guide.md#install-label) and [a link\n"
+        "spanning two lines](guide.md#install-label), [`code` only](guide.md), [multi\n"
+        "line page](other.rst), [the `x` label](install-label), [`ext`\nsite](https://e.test/a), "
+        "`[not](a-link.md)` and [`code` file](data/x.csv).\n"
+    )
+    page = read_page("wide.md", text.encode(), profile, root, "python")
+    assert page.sections[0].text == (
+        "See [`foo()` function](guide.html#install-label) and "
+        "[a link spanning two lines](guide.html#install-label), [`code` only](guide.html), "
+        "[multi line page](other.html), [the `x` label](guide.html#install-label), "
+        "[`ext` site](https://e.test/a), `[not](a-link.md)` and [`code` file](data/x.csv)."
+    )
