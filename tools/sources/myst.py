@@ -43,12 +43,15 @@ from tools.sources.rst_sphinx import (
     _VERSION_LABELS,
     METADATA_DIRECTIVES,
     REFUSED_INCLUDE,
+    RefContext,
     RstOptions,
+    describes_object,
     include_root,
+    object_scope,
 )
 from tools.sources.site import may_include, note_read
 from tools.sources.slugs import docutils_id
-from tools.sources.sphinx_xrefs import Label, PageTargets, XrefTargets
+from tools.sources.sphinx_xrefs import Label, PageTargets, XrefTargets, scan_page
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +93,8 @@ _BACKTICKS = re.compile(r"`+")
 _MARK = "\u2042"  # ⁂: numbers each role in the one rst document all of a page's roles go to
 _ROLE_OUT = re.compile(_MARK + r"(\d+)" + _MARK + " ?")
 _HEADING_MARK = "\x00H"
+_TITLE_MARK = "MystLinkTitle"  # a word for a link title rst cannot hold, its number after it
+_LINK_DEST = re.compile(r"\(\s*<?([^()\s<>]+)>?\s*\)")
 _EXPLICIT = re.compile(r"^(.+?)\s*<(.+)>$", re.S)
 _GITHUB_CLEAN = re.compile(r"[^\w\u4e00-\u9fff\- ]")
 
@@ -217,12 +222,22 @@ class _Converter:
         self.source_path = source_path
         self.substitutions = dict(config.substitutions)
         self.roles: list[tuple[str, str]] = []
+        # The module and program in force where each role was written (its short names).
+        self.role_scopes: list[tuple[str, str]] = []
+        # Link texts holding Markdown (code spans) by role: shown in place of `_TITLE_MARK`.
+        self.role_titles: dict[int, str] = {}
         self.headings: list[_Heading] = []
         self.labels: list[str] = []  # waiting for the next heading
         self.meta: dict[str, Any] = {}
-        # `currentmodule` / `program` in force (set by `{module}`, `{currentmodule}`,
-        # `{program}`): each rst fragment is parsed on its own, so it is told them first.
-        self.context: dict[str, str] = {}
+        # Sphinx's `env.ref_context` (module, program, class) in force: set by `{module}`,
+        # `{currentmodule}`, `{program}` and by the `{eval-rst}` blocks, each parsed on its
+        # own, and carried from one to the next as Sphinx carries it through the page.
+        self.ref = RefContext()
+        # What prose roles are read in: the context after the blocks before them (`convert`
+        # reads blocks first, prose after); None: the context in force now.
+        self.prose_scope: tuple[str, str] | None = None
+        # The level sections of rst parts and object descriptions sit under (the last heading's).
+        self.level = 0
 
     # -- blocks ---------------------------------------------------------------------------
 
@@ -237,8 +252,10 @@ class _Converter:
             log.warning("%s: cannot tokenise MyST (%s); read as plain Markdown", self.rel, exc)
             return text
         edits: dict[int, tuple[int, list[str]]] = {}
+        scopes: dict[int, tuple[str, str]] = {}  # the context in force after each edit
         code: set[int] = set()
         covered = 0  # lines before this belong to a block already rewritten
+        entry_scope = self._scope()
         for n, token in enumerate(tokens):
             if token.map is None or token.map[0] < covered:
                 continue
@@ -247,11 +264,14 @@ class _Converter:
             if replacement is not None:
                 prefix = _prefix(lines[start], token)
                 edits[start] = (end, [prefix + r if r else prefix.rstrip() for r in replacement])
+                scopes[start] = self._scope()
                 covered = max(end, start + 1)
             elif token.type in ("fence", "code_block", "html_block"):
                 code.update(range(start, end))
         out: list[str] = []
         run: list[str] = []  # prose lines, read inline together (a code span may span lines)
+        # Blocks are read first, prose after: its roles take the context of where they stand.
+        outer, self.prose_scope = self.prose_scope, entry_scope
 
         def flush() -> None:
             if run:
@@ -264,6 +284,7 @@ class _Converter:
                 flush()
                 end, replacement = edits[i]
                 out.extend(replacement)
+                self.prose_scope = scopes[i]
                 i = max(end, i + 1)
                 continue
             if i in code:
@@ -273,7 +294,12 @@ class _Converter:
                 run.append(lines[i])  # an attribute block line (`{#id}`) is no text
             i += 1
         flush()
+        self.prose_scope = outer
         return "\n".join(out)
+
+    def _scope(self) -> tuple[str, str]:
+        """The module and program in force now (what a short object name is read in)."""
+        return self.ref.module, self.ref.program
 
     def block(self, n: int, tokens: Sequence[Token], depth: int) -> list[str] | None:
         """The lines that replace block token `n`, or None to keep its source lines."""
@@ -304,6 +330,7 @@ class _Converter:
         explicit = token.attrs.get("id")
         labels = [*self.labels, *([str(explicit)] if explicit else [])]
         self.labels = []
+        self.level = level
         self.headings.append(_Heading(level, labels))
         return [f"{_HEADING_MARK}{len(self.headings) - 1}\x00{text.strip()}"]
 
@@ -328,10 +355,10 @@ class _Converter:
             return str(options.get("alt", ""))
         if base in METADATA_DIRECTIVES or name in METADATA_DIRECTIVES:
             if base in ("module", "currentmodule", "program"):
-                self.context["program" if base == "program" else "currentmodule"] = (
-                    arg.strip() or "None"
-                )
+                self.rst(_as_rst(name, arg, options, ""))  # the rst reader's rule, in `self.ref`
             return ""
+        if describes_object(name, self.options):
+            return self.described(name, arg, options, content, depth)
         inner = self.convert(content, depth + 1).strip("\n") if content.strip() else ""
         label = self.label(base, arg, options)
         if label is None:
@@ -363,10 +390,34 @@ class _Converter:
             return self.inline(title).strip() or None
         return None
 
+    def described(
+        self, name: str, arg: str, options: Mapping[str, str], content: str, depth: int
+    ) -> str:
+        """An object description (`{py:function}`, `{confval}`): a section with Sphinx's ids.
+
+        Its signature goes to the rst reader (ids from the module and class in force), its
+        body is MyST, read under it: a class's body in the class's scope, as Sphinx nests it.
+        """
+        head = self.rst(_as_rst(name, arg, options, ""))
+        level, scope = self.level, object_scope(name, arg, self.options, self.ref.module)
+        self.level += 1
+        if scope is not None:
+            self.ref.classes.append(scope)
+        try:
+            inner = self.convert(content, depth + 1).strip("\n") if content.strip() else ""
+        finally:
+            self.level = level
+            if scope is not None and self.ref.classes:
+                self.ref.classes.pop()
+        return "\n\n".join(part for part in (head, inner) if part)
+
     def rst(self, text: str) -> str:
-        """The Markdown of rst text read by the rst reader; its toctrees, includes and ids kept."""
-        context = "".join(f".. {name}:: {value}\n\n" for name, value in self.context.items())
-        page = parse_rst(self.rel, context + text, self.options, source_path=self.source_path)
+        """The Markdown of rst text read by the rst reader; its toctrees, includes and ids kept.
+
+        It is read in the page's context (`self.ref`), which it updates; its sections sit
+        under the MyST heading before it.
+        """
+        page = parse_rst(self.rel, text, self.options, self.source_path, self.ref)
         for key in ("toctrees", "includes", "warnings"):
             if page.meta.get(key):
                 self.meta.setdefault(key, []).extend(page.meta[key])
@@ -374,7 +425,9 @@ class _Converter:
         for section in page.sections:
             if section.level > 0:
                 self.headings.append(
-                    _Heading(section.level, [], section.anchor or "-", tuple(section.ids))
+                    _Heading(
+                        self.level + section.level, [], section.anchor or "-", tuple(section.ids)
+                    )
                 )
                 parts.append(f"{_HEADING_MARK}{len(self.headings) - 1}\x00{section.heading}")
             if section.text:
@@ -429,6 +482,12 @@ class _Converter:
         """Roles become numbered marks (read later, all at once); links, substitutions resolved."""
         if "{" not in text and "[" not in text and "<project:" not in text:
             return text
+        if "[" in text and ("`" in text or "\n" in text):
+            # Links whose text holds a code span or a line break, which the prose pieces
+            # between code spans (`_substitute`) cannot see whole.
+            for start, end, label, dest in reversed(_wide_links(text)):
+                shown = " ".join(label.split())
+                text = text[:start] + self._link_to(shown, dest, text[start:end]) + text[end:]
         out: list[str] = []
         i = 0
         while i < len(text):
@@ -441,19 +500,11 @@ class _Converter:
                 m = _ROLE.match(text, role)
                 if m:
                     out.append(self._substitute(text[i:role]))
-                    self.roles.append((m.group(1), m.group(3)))
+                    self._role(m.group(1), m.group(3))
                     out.append(f"{_MARK}{len(self.roles) - 1}{_MARK}")
                     i = m.end()
                     continue
-            run = _BACKTICKS.match(text, tick)
-            assert run is not None
-            close = text.find(run.group(0), run.end())
-            while (
-                close >= 0
-                and text[close + len(run.group(0)) : close + len(run.group(0)) + 1] == "`"
-            ):
-                close = text.find(run.group(0), close + len(run.group(0)) + 1)
-            stop = run.end() if close < 0 else close + len(run.group(0))
+            stop = _code_span_end(text, tick)
             out.append(self._substitute(text[i:tick]) + text[tick:stop])  # a code span as written
             i = stop
         return "".join(out)
@@ -481,27 +532,45 @@ class _Converter:
         To a label: what `{ref}` shows; to a page: what `{doc}` shows (both through the rst
         reader's rendering); to an id on a page: a link to it; anything else as written.
         """
-        text, dest = m.group(1).strip(), m.group(2)
+        return self._link_to(m.group(1).strip(), m.group(2), m.group(0))
+
+    def _link_to(self, text: str, dest: str, written: str) -> str:
+        """`_link` of a link's text (Markdown: may hold code spans) and destination."""
         if _SCHEME.match(dest) or dest.startswith("/_"):
-            return m.group(0)
+            return written if "`" not in text and "\n" not in written else f"[{text}]({dest})"
         path, _, fragment = dest.removeprefix("project:").partition("#")
         here = self.rel.rsplit(".", 1)[0]
         xrefs = self.options.xrefs
         stem = re.sub(r"\.(md|rst|ipynb|txt)$", "", path)
         doc = xrefs.doc(here, stem) if xrefs is not None and path else None
         if xrefs is not None and doc is not None and fragment:
-            return f"[{text or xrefs.doc_title(doc) or doc}]({xrefs.href(here, doc, fragment)})"
+            shown = text or xrefs.doc_title(doc) or doc
+            return self._fixed(f"[{shown}]({xrefs.href(here, doc, fragment)})")
+        # A title with code spans cannot go into an rst role: a word stands for it there.
+        title = f"{_TITLE_MARK}{len(self.roles)}" if "`" in text else text
         if doc is not None:
-            role = ("doc", f"{text} <{stem}>" if text else stem)
+            role = ("doc", f"{title} <{stem}>" if text else stem)
         elif path and ("/" in path or path.endswith((".md", ".rst", ".html"))):
-            return m.group(0)  # a file, not a page of the site: as written
+            return written if "\n" not in written else f"[{text}]({dest})"  # a file: as written
         else:
             label = fragment if not path else path
-            if not label or "`" in text:
-                return m.group(0)
-            role = ("ref", f"{text} <{label}>" if text else label)
-        self.roles.append(role)
+            if not label:
+                return written if "\n" not in written else text
+            role = ("ref", f"{title} <{label}>" if text else label)
+        if title != text:
+            self.role_titles[len(self.roles)] = text
+        self._role(*role)
         return f"{_MARK}{len(self.roles) - 1}{_MARK}"
+
+    def _fixed(self, markdown: str) -> str:
+        """A mark that stands for Markdown already written (kept out of the inline pieces)."""
+        self._role("", markdown)
+        return f"{_MARK}{len(self.roles) - 1}{_MARK}"
+
+    def _role(self, name: str, content: str) -> None:
+        """Note a role to read later, with the context it is written in."""
+        self.roles.append((name, content))
+        self.role_scopes.append(self.prose_scope or self._scope())
 
     def resolve_roles(self, text: str, labels: Mapping[str, tuple[str, str]]) -> str:
         """Every role mark as the rst reader reads the same role (one rst parse for the page)."""
@@ -511,7 +580,11 @@ class _Converter:
         here = self.rel.rsplit(".", 1)[0]
         xrefs = self.options.xrefs
         rst: list[str] = []
+        scope = ("", "")
         for n, (name, content) in enumerate(self.roles):
+            if not name:  # Markdown written already (`_fixed`)
+                rendered[n] = content
+                continue
             content = " ".join(content.split())
             same_page = self._same_page(name, content, labels, here, xrefs)
             if same_page is not None:
@@ -519,6 +592,10 @@ class _Converter:
             elif "`" in content or not content:
                 rendered[n] = f"`{content}`" if content else ""
             else:
+                if self.role_scopes[n] != scope:  # read in the module/program it stands in
+                    scope = self.role_scopes[n]
+                    rst.append(f".. currentmodule:: {scope[0] or 'None'}")
+                    rst.append(f".. program:: {scope[1] or 'None'}")
                 rst.append(f"{_MARK}{n}{_MARK} :{name}:`{content}`")
         if rst:
             page = parse_rst(self.rel, "\n\n".join(rst) + "\n", self.options, self.source_path)
@@ -528,6 +605,8 @@ class _Converter:
                 rendered[int(pieces[k])] = pieces[k + 1].strip()
         for n, (_, content) in enumerate(self.roles):
             rendered.setdefault(n, content)
+        for n, title in self.role_titles.items():
+            rendered[n] = rendered[n].replace(f"{_TITLE_MARK}{n}", title)
         return re.sub(
             re.escape(_MARK) + r"(\d+)" + re.escape(_MARK),
             lambda m: rendered.get(int(m.group(1)), ""),
@@ -599,6 +678,57 @@ def _prefix(line: str, token: Token) -> str:
         return ""
     at = line.find(marker)
     return line[:at] if at > 0 and not line[:at].strip(" >\t") else ""
+
+
+def _code_span_end(text: str, tick: int) -> int:
+    """Where the code span opened by the backticks at `tick` ends (CommonMark: a run of as many)."""
+    run = _BACKTICKS.match(text, tick)
+    assert run is not None
+    ticks = run.group(0)
+    close = text.find(ticks, run.end())
+    while close >= 0 and text[close + len(ticks) : close + len(ticks) + 1] == "`":
+        close = text.find(ticks, close + len(ticks) + 1)
+    return run.end() if close < 0 else close + len(ticks)
+
+
+def _wide_links(text: str) -> list[tuple[int, int, str, str]]:
+    """Each link `[text](dest)` whose text holds a code span or a line break, outside code spans.
+
+    (start, end, text, destination): Markdown links all the same, a blank line ends the text.
+    """
+    found: list[tuple[int, int, str, str]] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "`":
+            i = _code_span_end(text, i)
+            continue
+        if c != "[" or (i and text[i - 1] in "!\\]"):
+            i += 1
+            continue
+        j, depth, wide = i + 1, 0, False
+        while j < len(text):
+            if text[j] == "`":
+                j, wide = _code_span_end(text, j), True
+                continue
+            if text[j] == "\n":
+                if not text[j + 1 :].split("\n", 1)[0].strip():
+                    break  # a blank line ends the paragraph
+                wide = True
+            elif text[j] == "[":
+                depth += 1
+            elif text[j] == "]":
+                if depth == 0:
+                    break
+                depth -= 1
+            j += 1
+        dest = _LINK_DEST.match(text, j + 1) if j < len(text) and text[j] == "]" else None
+        if dest is None or not wide:
+            i += 1
+            continue
+        found.append((i, dest.end(), text[i + 1 : j], dest.group(1)))
+        i = dest.end()
+    return found
 
 
 def _role_before(text: str, tick: int) -> int | None:
@@ -691,13 +821,51 @@ def page_labels(text: str) -> tuple[str, dict[str, tuple[str, str]]]:
     return title, labels
 
 
-def scan_myst_page(docname: str, text: str) -> PageTargets:
-    """The cross-reference targets a MyST page defines (its title and labels), without a full read."""
+def scan_myst_page(docname: str, text: str, options: RstOptions | None = None) -> PageTargets:
+    """The cross-reference targets a MyST page defines, without a full read.
+
+    Its title and labels, and (given the site's `options`) the objects its `{eval-rst}` blocks
+    and object directives describe, read by the rst scanner in page order (`_rst_outline`), so
+    a `currentmodule` of one block names the objects of the next.
+    """
     title, labels = page_labels(text)
     page = PageTargets(docname, title)
+    if options is not None:
+        outline = _rst_outline(text, options, 0)
+        if outline:
+            page.objects.update(scan_page(docname, outline, options).objects)
     for name, (anchor, section) in labels.items():
         page.labels[name] = Label(docname, anchor, section)
     return page
+
+
+def _rst_outline(text: str, options: RstOptions, depth: int) -> str:
+    """A MyST text's object directives and `{eval-rst}` blocks as rst, in page order.
+
+    Bodies are left out, except the object directives nested in them (indented under theirs).
+    """
+    if depth > MAX_DEPTH:
+        return ""
+    try:
+        tokens = _tokens(text)
+    except Exception:  # noqa: BLE001 — no targets from an unreadable page
+        return ""
+    parts: list[str] = []
+    for token in tokens:
+        found = _directive(token)
+        if found is None:
+            continue
+        name, arg = found
+        if name == "eval-rst":
+            parts.append(token.content)
+            continue
+        options_, content = split_options(token.content)
+        base = name.split(":", 1)[1] if name.startswith(("std:", "py:")) else name
+        if base in ("module", "currentmodule", "program") or describes_object(name, options):
+            parts.append(_as_rst(name, arg, options_, _rst_outline(content, options, depth + 1)))
+        elif "{" in token.content:  # an admonition, tab or card may hold some
+            parts.append(_rst_outline(content, options, depth + 1))
+    return "\n\n".join(p for p in parts if p.strip())
 
 
 def myst_toctree_blocks(text: str) -> list[str]:

@@ -36,6 +36,7 @@ from tools.sources.mdx import Page, Section, plain_page
 from tools.sources.rst_sphinx import (
     PY_ROLES,
     ParseState,
+    RefContext,
     RstOptions,
     highlight_marker,
     labelled,
@@ -130,11 +131,14 @@ def parse_rst(
     text: str,
     options: RstOptions | None = None,
     source_path: Path | None = None,
+    context: RefContext | None = None,
 ) -> Page:
     """Parse reStructuredText into a `Page`; never raises on malformed input.
 
     `path` names the page in the records; `source_path` is the file on disk (relative includes
-    are resolved from it, confined to `options.root`).
+    are resolved from it, confined to `options.root`); `context` is the module, program and
+    class in force where the text starts, updated to those in force where it ends (a part of
+    a page: the next part goes on from there, as in Sphinx).
     """
     options = options or RstOptions()
     # The cycle collector would walk the growing doctree (nodes point to their parents) again
@@ -143,7 +147,7 @@ def parse_rst(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _parse(path, text, options, source_path)
+        return _parse(path, text, options, source_path, context)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
         log.warning("could not parse %s (%s); indexing it as plain text", path, exc)
         return plain_page(path, text.strip(), str(exc))
@@ -152,8 +156,13 @@ def parse_rst(
             gc.enable()
 
 
-def _parse(path: str, text: str, options: RstOptions, source_path: Path | None) -> Page:
+def _parse(
+    path: str, text: str, options: RstOptions, source_path: Path | None, context: RefContext | None
+) -> Page:
     state = ParseState(options, docname=_docname(path))
+    if context is not None:
+        state.module, state.program = context.module, context.program
+        state.classes = list(context.classes)
     if source_path is None and options.root is not None:
         source_path = options.root / path
     source = str(source_path) if source_path else path
@@ -162,6 +171,9 @@ def _parse(path: str, text: str, options: RstOptions, source_path: Path | None) 
     Parser(inliner=sphinx_inliner()).parse(
         _with_prolog(text.replace("\r\n", "\n"), options), document
     )
+    if context is not None:
+        context.module, context.program = state.module, state.program
+        context.classes[:] = state.classes
     fields = page_field_list(document)
     PropagateTargets(document).apply()
 

@@ -48,6 +48,10 @@ class RstOptions:
     `root` itself) and refuse the rest (both None: every include is refused);
     `crossref_types` are `app.add_crossref_type` names (a bare target `std-NAME-x`) and
     `object_types` are `app.add_object_type` names (a described object `NAME-x`);
+    `type_roles` maps each of their role names to its type (`rolename`: `:ev:` → `event`; a
+    type with no entry there is its own role); `domain_directives` maps a directive conf.py
+    adds with a Sphinx object class to the built-in one it behaves as (`py:decorator2` →
+    `function`: id `module.name` like any Python object);
     `prolog` / `epilog` are conf.py's `rst_prolog` / `rst_epilog`, read with every page;
     `xrefs` are the site's cross-reference targets (None: references show as text only).
 
@@ -66,11 +70,26 @@ class RstOptions:
     substitutions: Mapping[str, str] = field(default_factory=dict)
     crossref_types: frozenset[str] = frozenset()
     object_types: frozenset[str] = frozenset()
+    type_roles: Mapping[str, str] = field(default_factory=dict)
+    domain_directives: Mapping[str, str] = field(default_factory=dict)
     prolog: str = ""
     epilog: str = ""
     function_parentheses: bool = True
     xrefs: XrefTargets | None = field(default=None, repr=False, compare=False)
     link_objects: bool = False
+
+
+@dataclass
+class RefContext:
+    """What `module` / `currentmodule`, `program` and class nesting put in force on a page.
+
+    Sphinx's `env.ref_context`: it holds for the rest of the page. A page read in parts (a MyST page's `{eval-rst}` blocks and object directives) carries one
+    from part to part, so a `currentmodule` in one block names the objects of the next.
+    """
+
+    module: str = ""
+    program: str = ""
+    classes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -849,11 +868,21 @@ class OptionObject(ObjectDirective):
 
 
 class PyObject(ObjectDirective):
-    """Python domain objects and autodoc: id is the dotted name, inside the current module/class."""
+    """Python domain objects and autodoc: id is the dotted name, inside the current module/class.
+
+    `like` names the built-in directive a project's own (`add_directive_to_domain`) is.
+    """
+
+    like = ""
+
+    @property
+    def directive(self) -> str:
+        """The built-in directive this one is (its own name, or the one conf.py's class is)."""
+        return self.like or self.name
 
     def _fullname(self, signature: str) -> str:
         st = self.parse_state
-        return py_fullname(self.name, signature, st.module, st.classes)
+        return py_fullname(self.directive, signature, st.module, st.classes)
 
     @override
     def ids_for(self, signature: str) -> list[str]:
@@ -864,7 +893,7 @@ class PyObject(ObjectDirective):
     def heading(self, signatures: Sequence[str]) -> str:
         if not signatures:
             return ""
-        if self.name.startswith("auto"):
+        if self.directive.startswith("auto"):
             return self._fullname(signatures[0]).removesuffix("()")
         return signatures[0]
 
@@ -872,7 +901,7 @@ class PyObject(ObjectDirective):
     def enter(self) -> None:
         signatures = _signatures(self)
         scope = (
-            py_class_scope(self.name, signatures[0], self.parse_state.module)
+            py_class_scope(self.directive, signatures[0], self.parse_state.module)
             if signatures
             else None
         )
@@ -906,7 +935,7 @@ class CrossrefTarget(_SphinxDirective):
     @override
     def run(self) -> list[nodes.Node]:
         name = " ".join((self.arguments[0] if self.arguments else "").split())
-        node_id = _object_id(self.state.document, f"std:{self.name}", name)
+        node_id = _object_id(self.state.document, f"std:{self.name.split(':')[-1]}", name)
         target = nodes.target("", "", ids=[node_id])
         _register_ids(self.state.document, target)
         return [target]
@@ -1114,11 +1143,15 @@ def register_directives(text: str, options: RstOptions) -> None:
     so a name is re-registered only when the project's conf.py gives it another meaning.
     """
     names = {n.lower() for n in _DIRECTIVE_NAME.findall(text)}
-    key = (options.crossref_types, options.object_types)
+    key = (
+        options.crossref_types,
+        options.object_types,
+        frozenset(options.domain_directives.items()),
+    )
     if _registered_for.get("types") != key:
         _registered_for["types"] = key
         names |= set(SPHINX_DIRECTIVES) | set(_registered)
-        names |= options.crossref_types | options.object_types
+        names |= options.crossref_types | options.object_types | set(options.domain_directives)
     else:
         names -= _registered.keys()
     for name in names:
@@ -1134,11 +1167,26 @@ def register_directives(text: str, options: RstOptions) -> None:
 
 
 # The object types the registry was last filled for (a project's conf.py decides them).
-_registered_for: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+_registered_for: dict[str, tuple[frozenset[str], frozenset[str], frozenset[tuple[str, str]]]] = {}
+
+
+# One handler class per built-in kind (docutils' registry keeps a name's handler by identity).
+_LIKE: dict[str, type[PyObject]] = {}
+
+
+def _like(handler: type[PyObject], kind: str) -> type[PyObject]:
+    """A Python-domain handler for a project's directive that behaves as the built-in `kind`."""
+    if kind not in _LIKE:
+        _LIKE[kind] = type(f"{handler.__name__}_like_{kind}", (handler,), {"like": kind})
+    return _LIKE[kind]
 
 
 def _handler_for(name: str, options: RstOptions) -> type[Directive] | None:
     base = name.split(":", 1)[1] if ":" in name else name
+    like = options.domain_directives.get(name)
+    if like is not None and like in SPHINX_DIRECTIVES:
+        handler = SPHINX_DIRECTIVES[like]
+        return _like(handler, like) if issubclass(handler, PyObject) else handler
     if name in options.crossref_types or base in options.crossref_types:
         return CrossrefTarget
     if name in options.object_types or base in options.object_types:
@@ -1150,6 +1198,19 @@ def _handler_for(name: str, options: RstOptions) -> type[Directive] | None:
     if ":" in name and name.split(":", 1)[0] in _DOMAINS:
         return GenericObject
     return UnknownDirective
+
+
+def describes_object(name: str, options: RstOptions) -> bool:
+    """Whether a directive describes an object (a section with its ids: `py:function`, `confval`)."""
+    handler = _handler_for(name.lower(), options)
+    return handler is not None and issubclass(handler, ObjectDirective)
+
+
+def object_scope(name: str, signature: str, options: RstOptions, module: str) -> str | None:
+    """The class name an object directive puts in scope for what it contains (None: no class)."""
+    name = name.lower()
+    like = options.domain_directives.get(name, name)
+    return py_class_scope(like, signature.strip().split("\n", 1)[0], module)
 
 
 # -- roles ----------------------------------------------------------------------------------
@@ -1284,6 +1345,18 @@ _DOCUTILS_FIRST = frozenset(
 )
 
 
+def type_of_role(role: str, options: RstOptions) -> str | None:
+    """The project's object or crossref type a role references (None: not such a role).
+
+    Sphinx registers each type's role under its `rolename`; a type read with no role name
+    (no `type_roles` entry names it) is referenced by its own name.
+    """
+    if role in options.type_roles:
+        return options.type_roles[role]
+    types = options.crossref_types | options.object_types
+    return role if role in types and role not in options.type_roles.values() else None
+
+
 def sphinx_role(name: str, options: RstOptions) -> Callable[[str, str, str], RoleResult] | None:
     """The handler for a Sphinx role name (`py:func`, `ref`, a custom object type), or None."""
     base = name.lower()
@@ -1293,11 +1366,13 @@ def sphinx_role(name: str, options: RstOptions) -> Callable[[str, str, str], Rol
             base = rest
     if base in _DOCUTILS_FIRST:
         return None
-    if base in options.crossref_types or base in options.object_types or base in _CODE_ROLES:
-        parens = options.function_parentheses
-        linkable = options.link_objects and (
-            base in _OBJECT_ROLES or base in options.crossref_types or base in options.object_types
-        )
+    parens = options.function_parentheses
+    project_type = type_of_role(base, options)
+    if project_type is not None:
+        linkable = options.link_objects
+        return lambda _n, raw, text: code_xref_role(project_type, raw, text, parens, linkable)
+    if base in _CODE_ROLES:
+        linkable = options.link_objects and base in _OBJECT_ROLES
         return lambda _n, raw, text: code_xref_role(base, raw, text, parens, linkable)
     if base in _TEXT_XREF_ROLES:
         return lambda _n, raw, text: text_xref_role(base, raw, text)

@@ -67,6 +67,8 @@ class SphinxConfig:
     extensions: tuple[str, ...] = ()
     crossref_types: frozenset[str] = frozenset()
     object_types: frozenset[str] = frozenset()
+    type_roles: Mapping[str, str] = field(default_factory=dict)
+    domain_directives: Mapping[str, str] = field(default_factory=dict)
     substitutions: Mapping[str, str] = field(default_factory=dict)
     # The literal `myst_*` settings (tools/sources/myst.py reads them).
     myst: Mapping[str, Any] = field(default_factory=dict)
@@ -93,13 +95,17 @@ class SphinxConfig:
             substitutions=dict(self.substitutions),
             crossref_types=self.crossref_types,
             object_types=self.object_types,
+            type_roles=dict(self.type_roles),
+            domain_directives=dict(self.domain_directives),
             prolog=self.rst_prolog,
             epilog=self.rst_epilog,
             function_parentheses=self.add_function_parentheses,
         )
 
 
-def _literal(node: ast.expr) -> Any:
+def _literal(node: ast.expr | None) -> Any:
+    if node is None:
+        return None
     try:
         return ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
@@ -116,23 +122,119 @@ def _strings(value: Any) -> tuple[str, ...]:
     return ()
 
 
-def _setup_types(tree: ast.Module) -> tuple[set[str], set[str]]:
-    """Names that `app.add_crossref_type` / `app.add_object_type` calls register."""
+# Sphinx's Python-domain directive classes (sphinx/domains/python) → the directive each is.
+_PY_CLASSES = {
+    "PyFunction": "function",
+    "PyDecoratorFunction": "decorator",
+    "PyVariable": "data",
+    "PyClasslike": "class",
+    "PyMethod": "method",
+    "PyClassMethod": "classmethod",
+    "PyStaticMethod": "staticmethod",
+    "PyDecoratorMethod": "decoratormethod",
+    "PyAttribute": "attribute",
+    "PyProperty": "property",
+    "PyTypeAlias": "type",
+    "PyObject": "function",
+    "PyModule": "module",
+    "PyCurrentModule": "currentmodule",
+}
+# The standard domain's (sphinx/domains/std): described objects, bare targets, options.
+_STD_CLASSES = {"GenericObject": "object-type", "Target": "crossref-type", "Cmdoption": "option"}
+
+
+@dataclass(frozen=True)
+class SetupTypes:
+    """What conf.py's `setup(app)` registers, read from its calls (never run).
+
+    `crossref` / `objects`: directive names of `add_crossref_type` / `add_object_type`;
+    `roles`: each of their role names → the directive (type) it references (`rolename`);
+    `directives`: a directive added with `add_directive_to_domain` (or `add_directive`) whose
+    class is one of Sphinx's object descriptions → the built-in directive it behaves as
+    (`py:decorator2` → `function`, `py:myclass` → `class`).
+    """
+
+    crossref: frozenset[str] = frozenset()
+    objects: frozenset[str] = frozenset()
+    roles: Mapping[str, str] = field(default_factory=dict)
+    directives: Mapping[str, str] = field(default_factory=dict)
+
+
+def _call_arg(node: ast.Call, position: int, keyword: str) -> ast.expr | None:
+    """A call's argument by position or keyword (None when not written)."""
+    for kw in node.keywords:
+        if kw.arg == keyword:
+            return kw.value
+    return node.args[position] if len(node.args) > position else None
+
+
+def _class_kind(node: ast.expr | None, classes: Mapping[str, ast.ClassDef], depth: int = 0) -> str:
+    """The built-in directive a directive class behaves as ("" when unknown).
+
+    Sphinx's own classes by name (`PyFunction`, `python.PyMethod`); a class defined in conf.py
+    by its bases, the first that is known.
+    """
+    name = (
+        node.id
+        if isinstance(node, ast.Name)
+        else node.attr
+        if isinstance(node, ast.Attribute)
+        else ""
+    )
+    if name in _PY_CLASSES:
+        return _PY_CLASSES[name]
+    if name in _STD_CLASSES:
+        return _STD_CLASSES[name]
+    if name in classes and depth < 8:
+        for base in classes[name].bases:
+            kind = _class_kind(base, classes, depth + 1)
+            if kind:
+                return kind
+    return ""
+
+
+def _setup_types(tree: ast.Module) -> SetupTypes:
+    """What the `app.add_*` calls of conf.py register (see `SetupTypes`)."""
     crossref: set[str] = set()
     objects: set[str] = set()
+    roles: dict[str, str] = {}
+    directives: dict[str, str] = {}
+    classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
         kind = node.func.attr
-        if kind not in {"add_crossref_type", "add_object_type"}:
-            continue
-        name = _literal(node.args[0]) if node.args else None
-        for kw in node.keywords:
-            if kw.arg == "directivename":
-                name = _literal(kw.value)
-        if isinstance(name, str) and name:
-            (crossref if kind == "add_crossref_type" else objects).add(name.lower())
-    return crossref, objects
+        if kind in {"add_crossref_type", "add_object_type"}:
+            name = _literal(_call_arg(node, 0, "directivename"))
+            if not isinstance(name, str) or not name.strip():
+                continue
+            name = name.strip().lower()
+            (crossref if kind == "add_crossref_type" else objects).add(name)
+            role = _literal(_call_arg(node, 1, "rolename"))
+            roles[role.strip().lower() if isinstance(role, str) and role.strip() else name] = name
+        elif kind in {"add_directive_to_domain", "add_directive"}:
+            domain = _literal(_call_arg(node, 0, "domain")) if kind != "add_directive" else ""
+            at = 1 if kind == "add_directive_to_domain" else 0
+            name = _literal(_call_arg(node, at, "name"))
+            behaves = _class_kind(_call_arg(node, at + 1, "cls"), classes)
+            if not isinstance(name, str) or not name.strip() or not isinstance(domain, str):
+                continue
+            name = name.strip().lower()
+            if behaves == "object-type" and domain in ("std", ""):
+                objects.add(name)
+            elif behaves == "crossref-type" and domain in ("std", ""):
+                crossref.add(name)
+            elif behaves in _PY_CLASSES.values() and domain in ("py", ""):
+                directives[name] = behaves
+                if domain == "py":
+                    directives[f"py:{name}"] = behaves
+            elif behaves == "option" and domain in ("std", ""):
+                directives[name] = "option"
+            elif domain == "py" and not behaves:
+                # A class of the project's own (an extension's import): the Python domain's
+                # directives are object descriptions, named as functions are.
+                directives[name] = directives[f"py:{name}"] = "function"
+    return SetupTypes(frozenset(crossref), frozenset(objects), roles, directives)
 
 
 def _read_statements(body: list[ast.stmt], values: dict[str, Any]) -> None:
@@ -192,7 +294,7 @@ def read_conf(path: Path) -> SphinxConfig:
         return SphinxConfig()
     values: dict[str, Any] = {}
     _read_statements(tree.body, values)
-    crossref, objects = _setup_types(tree)
+    types = _setup_types(tree)
     suffixes = _strings(values.get("source_suffix")) or (".rst",)
     suffix_map = values.get("source_suffix")
     rst_suffixes = (
@@ -224,8 +326,10 @@ def read_conf(path: Path) -> SphinxConfig:
         default_role=str(values.get("default_role") or ""),
         highlight_language=str(values.get("highlight_language") or ""),
         extensions=extensions,
-        crossref_types=frozenset(crossref),
-        object_types=frozenset(objects),
+        crossref_types=types.crossref,
+        object_types=types.objects,
+        type_roles=types.roles,
+        domain_directives=types.directives,
         substitutions=substitutions,
         myst={k: v for k, v in values.items() if k.startswith("myst_")},
     )
@@ -482,7 +586,7 @@ class SphinxSite:
             rst = self.is_rst(rel)
             doc = self.docname(rel)
             if myst:
-                targets.append(scan_myst_page(doc, text))
+                targets.append(scan_myst_page(doc, text, self.options))
             else:
                 targets.append(scan_page(doc, text, self.options) if rst else PageTargets(doc))
         return self.navigation(pages), merge_targets(targets, self.config.html_file_suffix)

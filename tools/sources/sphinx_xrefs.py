@@ -386,6 +386,9 @@ def _object_targets(
 ) -> tuple[str, str]:
     """Record what one directive describes; returns the module and program in force after it."""
     base = directive.split(":", 1)[1] if directive.startswith(("py:", "std:")) else directive
+    like = options.domain_directives.get(directive)
+    if like is not None:  # a project's directive of a Sphinx object class: read as that one
+        directive = base = like
     if base in {"module", "currentmodule", "automodule"}:
         scopes.clear()
         name = "" if arg == "None" else arg

@@ -185,3 +185,107 @@ def test_conf_py_extensions_added_later_or_in_blocks_count(tmp_path: Path) -> No
     )
     assert config.reads_myst and ".md" in config.source_suffixes
     assert config.exclude_patterns == ("man_only",)
+
+
+def test_currentmodule_carries_into_and_out_of_an_included_part(tmp_path: Path) -> None:
+    # As sphinx-build gives them: the include is read into the page's one ref_context.
+    (tmp_path / "conf.py").write_text("")
+    (tmp_path / "part.inc").write_text(
+        ".. function:: inpart()\n\n   In part.\n\n.. currentmodule:: pkg.changed\n"
+    )
+    (tmp_path / "index.rst").write_text(
+        "Home\n====\n\n.. currentmodule:: pkg.inc\n\n.. include:: part.inc\n\n"
+        ".. function:: after()\n\n   After.\n"
+    )
+    page = SphinxSite(tmp_path).parse("index.rst")
+    assert [s.anchor for s in page.sections] == ["home", "pkg.inc.inpart", "pkg.changed.after"]
+
+
+QUICKSTART_MAKEFILE = """SPHINXOPTS    ?= {opts}
+SPHINXBUILD   ?= sphinx-build
+SOURCEDIR     = .
+BUILDDIR      = _build
+
+help:
+\t@$(SPHINXBUILD) -M help "$(SOURCEDIR)" "$(BUILDDIR)" $(SPHINXOPTS) $(O)
+
+.PHONY: help Makefile
+
+%: Makefile
+\t@$(SPHINXBUILD) -M $@ "$(SOURCEDIR)" "$(BUILDDIR)" $(SPHINXOPTS) $(O)
+"""
+
+
+def _docs_repo(root: Path, files: dict[str, str]) -> Path:
+    """A repository (no Read the Docs file unless given) with a docs folder and these files."""
+    root.mkdir()
+    (root / ".git").mkdir()
+    docs = root / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text("html_baseurl = 'https://x.test/'\n")
+    (docs / "index.rst").write_text("Home\n====\n")
+    for rel, text in files.items():
+        (root / rel).write_text(text)
+    return docs
+
+
+def test_the_builder_comes_from_the_build_files_read_the_docs_first(tmp_path: Path) -> None:
+    from tools.sources.profiles import rtd_builder
+
+    cases: list[tuple[dict[str, str], str]] = [
+        # Read the Docs build commands: `sphinx.cmd.build`, `-bdirhtml`, `cd … && make dirhtml`.
+        (
+            {
+                ".readthedocs.yaml": "version: 2\nbuild:\n  commands:\n"
+                "    - python -m sphinx.cmd.build -T -bdirhtml docs $READTHEDOCS_OUTPUT/html\n"
+            },
+            "dirhtml",
+        ),
+        (
+            {
+                ".readthedocs.yaml": "version: 2\nbuild:\n  commands:\n"
+                "    - cd docs && make dirhtml BUILDDIR=$READTHEDOCS_OUTPUT\n",
+                "docs/Makefile": QUICKSTART_MAKEFILE.format(opts=""),
+            },
+            "dirhtml",
+        ),
+        # A linkcheck run builds no pages; the later `-b` wins, as sphinx-build reads it.
+        (
+            {
+                ".readthedocs.yaml": "version: 2\nbuild:\n  commands:\n"
+                "    - sphinx-build -b linkcheck docs out\n"
+                "    - sphinx-build -M html docs out -b dirhtml\n"
+            },
+            "dirhtml",
+        ),
+        # No Read the Docs file: a tox docs env, tox.toml, the Makefile's SPHINXOPTS.
+        (
+            {
+                "tox.ini": "[tox]\nenvlist = py\n\n[testenv:linkcheck]\ncommands = "
+                "sphinx-build -b linkcheck docs out\n\n[testenv:docs]\nchangedir = docs\n"
+                "commands =\n    sphinx-build -W -b dirhtml . {envtmpdir}/html {posargs}\n"
+            },
+            "dirhtml",
+        ),
+        (
+            {
+                "tox.toml": '[env.docs]\ncommands = [["sphinx-build", "-M", "dirhtml", "docs", "b"]]\n'
+            },
+            "dirhtml",
+        ),
+        ({"docs/Makefile": QUICKSTART_MAKEFILE.format(opts="-W -b dirhtml")}, "dirhtml"),
+        ({"docs/Makefile": QUICKSTART_MAKEFILE.format(opts="-W")}, "html"),
+        ({"tox.ini": "[testenv:docs]\ncommands = sphinx-build -b dirhtml other out\n"}, "html"),
+        # Read the Docs is the deploy: it wins over every other hint.
+        (
+            {
+                ".readthedocs.yaml": "version: 2\nsphinx:\n  configuration: docs/conf.py\n",
+                "tox.ini": "[testenv:docs]\ncommands = sphinx-build -b dirhtml docs out\n",
+                "docs/Makefile": QUICKSTART_MAKEFILE.format(opts="-b dirhtml"),
+            },
+            "html",
+        ),
+    ]
+    for n, (files, builder) in enumerate(cases):
+        docs = _docs_repo(tmp_path / str(n), files)
+        assert rtd_builder(docs.resolve(), docs / "conf.py") == builder, (n, files)

@@ -314,3 +314,99 @@ def test_metadata_directives_show_nothing_and_set_the_module(site: tuple[Site, P
     assert page.sections[0].text == "Words."
     assert [s.anchor for s in page.sections] == ["page", "pkg.tools.run"]
     assert "**" not in page.body
+
+
+MODULE_PAGE = """# API
+
+```{eval-rst}
+.. currentmodule:: pkg.other
+```
+
+Some text with {py:func}`later`.
+
+```{eval-rst}
+.. function:: later()
+
+   Later function.
+```
+
+## Objects
+
+```{py:function} later2()
+Later two, see {py:func}`later`.
+```
+
+::::{py:class} Box
+Box text.
+
+:::{py:method} open()
+Opens.
+:::
+::::
+
+```{confval} verbose
+:type: bool
+Be verbose.
+```
+"""
+
+
+def test_currentmodule_of_one_block_names_the_objects_of_the_next(tmp_path: Path) -> None:
+    # Sphinx keeps `currentmodule` in env.ref_context for the rest of the page: the ids and
+    # nesting below are those of `sphinx-build -b html` (myst-parser 5.2) for this page.
+    from dataclasses import replace
+
+    from tools.sources.sphinx_site import SphinxSite
+
+    (tmp_path / "conf.py").write_text(
+        'extensions = ["myst_parser"]\nmyst_enable_extensions = ["colon_fence"]\n'
+    )
+    (tmp_path / "api.md").write_text(MODULE_PAGE)
+    (tmp_path / "index.md").write_text("# Home\n\nSee {py:func}`pkg.other.later2`.\n")
+    page = SphinxSite(tmp_path).parse("api.md")
+    assert [(s.heading, s.level, s.anchor) for s in page.sections] == [
+        ("API", 1, "api"),
+        ("later()", 2, "pkg.other.later"),  # under the MyST heading, not a page title
+        ("Objects", 2, "objects"),
+        ("later2()", 3, "pkg.other.later2"),  # a MyST object directive: a described object
+        ("Box", 3, "pkg.other.Box"),
+        ("open()", 4, "pkg.other.Box.open"),  # in the class's scope
+        ("verbose", 3, "confval-verbose"),
+    ]
+    assert page.sections[3].text == "Later two, see `later()`."
+    assert page.sections[-1].text.endswith("Be verbose.")
+    # Linked (RstOptions.link_objects), MyST pages' objects are targets of other pages, and a
+    # short name reads in the module in force where it is written.
+    (tmp_path / "usage.md").write_text(
+        "# Usage\n\nSee {py:func}`later2`.\n\n```{eval-rst}\n.. currentmodule:: pkg.other\n```\n\n"
+        "Then {py:func}`later2` and {py:meth}`Box.open`.\n"
+    )
+    site = SphinxSite(tmp_path)
+    site.options = replace(site.options, link_objects=True)
+    home = site.parse("index.md")
+    assert home.sections[0].text == "See [`pkg.other.later2()`](api.html#pkg.other.later2)."
+    usage = site.parse("usage.md")
+    assert usage.sections[0].text == (
+        "See `later2()`.\n\nThen [`later2()`](api.html#pkg.other.later2) and "
+        "[`Box.open()`](api.html#pkg.other.Box.open)."
+    )
+
+
+def test_links_whose_text_holds_code_or_a_line_break_resolve_as_other_links(
+    site: tuple[Site, Path],
+) -> None:
+    # As myst-parser 5.2 builds them: the text shown (code kept), the link to the real page/id.
+    profile, root = site
+    text = (
+        "# Wide links\n\nSee [`foo()` function](guide.md#install-label) and [a link\n"
+        "spanning two lines](guide.md#install-label), [`code` only](guide.md), [multi\n"
+        "line page](other.rst), [the `x` label](install-label), [`ext`\nsite](https://e.test/a), "
+        "`[not](a-link.md)` and [`code` file](data/x.csv).\n"
+    )
+    page = read_page("wide.md", text.encode(), profile, root, "python")
+    assert page.sections[0].text == (
+        "See [`foo()` function](guide.html#install-label) and "
+        "[a link spanning two lines](guide.html#install-label), [`code` only](guide.html), "
+        "[multi line page](other.html), [the `x` label](guide.html#install-label), "
+        "[`ext` site](https://e.test/a), `[not](a-link.md)` and [`code` file](data/x.csv)."
+    )
