@@ -309,6 +309,67 @@ def read_yaml(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+MAX_INHERIT_DEPTH = 8
+
+
+def _deep_merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """`child` over `parent` as MkDocs merges an inherited config (mergedeep's REPLACE strategy).
+
+    Mappings present in both merge key by key; any other value of the child (a list too: a
+    child's `nav` or `markdown_extensions` list replaces the parent's whole) wins.
+    """
+    out = dict(parent)
+    for key, value in child.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def read_mkdocs_config(path: Path) -> dict[str, Any]:
+    """mkdocs.yml with the file it inherits (`INHERIT: ../base.yml`) merged under it, as MkDocs does.
+
+    The parent's path is relative to the file that names it, and a parent may inherit in turn.
+    One outside the repository, missing, unreadable or leading back to a file already read is
+    left out with a warning (MkDocs stops there with an error; a reader still reads the
+    child). Relative paths in a parent (`docs_dir`) stay relative to mkdocs.yml, as in MkDocs.
+    """
+    config = read_yaml(path)
+    confine = repository_root(path.parent.resolve())
+    seen = {path.resolve()}
+    chain: list[dict[str, Any]] = []
+    current, data = path, config
+    while "INHERIT" in data:
+        named = data.pop("INHERIT")
+        parent = (current.parent / str(named)).resolve() if named else None
+        problem = ""
+        if parent is None:
+            problem = "names no file"
+        elif len(seen) > MAX_INHERIT_DEPTH:
+            problem = "inherits too deep"
+        elif parent in seen:
+            problem = "loops back to a file already read"
+        elif not parent.is_relative_to(confine):
+            problem = "is outside the repository"
+        elif not parent.is_file():
+            problem = "does not exist"
+        if problem or parent is None:
+            log.warning("%s: INHERIT %r %s; left out", current, named, problem)
+            break
+        try:
+            data = read_yaml(parent)
+        except (OSError, yaml.YAMLError) as exc:
+            log.warning("%s: INHERIT %r cannot be read (%s); left out", current, named, exc)
+            break
+        seen.add(parent)
+        chain.append(data)
+        current = parent
+    for parent_data in chain:
+        config = _deep_merge(parent_data, config)
+    return config
+
+
 def _nav_pages(entries: Any) -> Iterator[tuple[str, str]]:
     """(page path, nav title) of a MkDocs `nav`, in order; links to other sites left out."""
     if isinstance(entries, str):
@@ -451,7 +512,7 @@ def _gitignore_globs(value: Any) -> tuple[str, ...]:
 
 def mkdocs_site(root: Path, config_path: Path | None) -> Site:
     """MkDocs: `site_url`, directory URLs (`X/`) unless `use_directory_urls: false`, `nav`, snippets."""
-    config = read_yaml(config_path) if config_path else {}
+    config = read_mkdocs_config(config_path) if config_path else {}
     project = config_path.parent if config_path else root
     docs_dir = (project / str(config.get("docs_dir") or "docs")).resolve()
     page_dir = ""
