@@ -301,6 +301,14 @@ def _comment_ranges(masked: str, markdown: bool) -> list[tuple[int, int]]:
 _REF_DEF_RE = re.compile(
     r"^ {0,3}\[((?:[^\]\\\n]|\\.)+)\]:[ \t]*(<[^>\n]*>|\S*)[ \t]*(.*)$", re.MULTILINE
 )
+# CommonMark lets the destination follow on the next line (`[foo]:` ⏎ `/url "title"`). That
+# line is a definition's only when nothing but a title follows the destination: otherwise it
+# is a paragraph's (`[foo]:` ⏎ `- an item` defines nothing).
+_REF_DEF_NEXT_LINE_RE = re.compile(
+    r"^ {0,3}\[((?:[^\]\\\n]|\\.)+)\]:[ \t]*\n[ \t]*(<[^>\n]*>|[^\s<]\S*)"
+    r"[ \t]*((?<=[ \t])(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$",
+    re.MULTILINE,
+)
 _EMPTY_DESTINATIONS = frozenset({"#", "<>", "<#>"})
 
 
@@ -328,18 +336,22 @@ def _may_start_definition(text: str, m: re.Match[str], before: re.Match[str] | N
     return before is not None and before.end() >= m.start() - 1
 
 
-def _ref_def_edits(masked: str) -> list[tuple[int, int, str]]:
-    """Edits for reference definitions, which a renderer never shows.
+def _ref_def_edits(masked: str, text: str) -> list[tuple[int, int, str]]:
+    """Edits for reference definitions, which a renderer never shows (`text`: `masked` unmasked).
 
     `[//]: # (…)` (any label, an empty `<>` or `#` destination) is the Markdown comment idiom:
     removed. A definition no link uses is removed whole; a used one keeps its label and URL but
     loses its title (shown only as a tooltip). As in CommonMark, a line without a destination
-    (`[label]:`) or one that would interrupt a paragraph is no definition: it is text, and so
-    is a footnote (`[^1]: text`).
+    (`[label]:`, on that line and the next) or one that would interrupt a paragraph is no
+    definition: it is text, and so is a footnote (`[^1]: text`). A used definition written
+    over two lines is put on one (`[label]: url`), the form the Markdown reader reads.
     """
     edits: list[tuple[int, int, str]] = []
+    found = [*_REF_DEF_RE.finditer(masked), *_REF_DEF_NEXT_LINE_RE.finditer(masked)]
     # `[^x]: text` is a footnote (its text is shown), not a link reference definition.
-    defs = [m for m in _REF_DEF_RE.finditer(masked) if m.group(2) and m.group(1)[0] != "^"]
+    defs = sorted(
+        (m for m in found if m.group(2) and m.group(1)[0] != "^"), key=lambda m: m.start()
+    )
     defs = [
         m
         for i, m in enumerate(defs)
@@ -350,12 +362,13 @@ def _ref_def_edits(masked: str) -> list[tuple[int, int, str]]:
     kept = [0, *(i for m in defs for i in m.span()), len(masked)]
     outside = "".join(masked[kept[i] : kept[i + 1]] for i in range(0, len(kept), 2)).lower()
     for m in defs:
-        label, dest, title = m.group(1), m.group(2), m.group(3).strip()
+        label, title = m.group(1), (m.group(3) or "").strip()
+        dest = text[m.start(2) : m.end(2)]  # an autolink destination is masked in `masked`
         end = m.end() + 1 if masked[m.end() : m.end() + 1] == "\n" else m.end()
         if dest in _EMPTY_DESTINATIONS or f"[{_label(label)}]" not in " ".join(outside.split()):
             edits.append((m.start(), end, ""))
-        elif title:
-            edits.append((m.start(), m.end(), f"[{label}]: {dest}"))
+        elif title or "\n" in m.group(0):
+            edits.append((m.start(), m.end(), f"[{text[m.start(1) : m.end(1)]}]: {dest}"))
     return edits
 
 
@@ -701,7 +714,7 @@ def _strip_markup(body: str, markdown: bool) -> str:
     masked = _mask(masked, [(s, e) for s, e, _ in ids])
     comments = _comment_ranges(masked, markdown)
     masked = _mask(masked, comments)
-    edits = ids + (_ref_def_edits(masked) if markdown and "]:" in masked else [])
+    edits = ids + (_ref_def_edits(masked, body) if markdown and "]:" in masked else [])
     if markdown and "](" in masked:
         edits += _link_title_edits(masked)
     scanner = _ElementScanner(masked)

@@ -54,6 +54,8 @@ _ATTR_TOKEN_RE = re.compile(
 # `[text][ref]` / `[text][]` (reference links; autorefs name a Python object), and a reference
 # definition line `[ref]: url`.
 _REF_LINK_RE = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\[([^\[\]]*)\]")
+# A shortcut reference `[ref]` (no `[…]`, `(…)` or `:` after it): a link only when defined.
+_SHORTCUT_REF_RE = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])+)\](?![\[(:])")
 _REF_DEF_RE = re.compile(r"^ {0,3}\[([^\]]+)\]:\s+(\S+)")
 _REF_DEF_LINE_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]: +(\S+)", re.M)
 # A footnote's definition `[^note]: text` and reference `[^note]` (footnotes extension, GFM).
@@ -262,6 +264,9 @@ def split_heading_attrs(heading: str) -> tuple[str, str]:
 def resolve_reference_links(text: str) -> str:
     """Reference links read as links or text: `[x][ref]` with a definition becomes `[x](url)`.
 
+    A shortcut reference `[ref]` with a definition is a link too (`[ref](url)`); without one
+    it is the text `[ref]` as written (a checkbox, a placeholder).
+
     Without a definition the target names an object, not a URL (autorefs: `[BaseModel][pkg.Obj]`,
     `[pkg.Obj][]`); the site renders such a link as its text, and so does this reader. Lines that
     only define a reference are dropped. Code is left alone.
@@ -282,13 +287,20 @@ def resolve_reference_links(text: str) -> str:
             return label
         return f"{m.group(1)}[{label}]({url})"
 
+    def shortcut(m: re.Match[str]) -> str:
+        url = defs.get(" ".join(m.group(2).lower().split()))
+        return m.group(0) if url is None else f"{m.group(1)}[{m.group(2)}]({url})"
+
     out: list[str] = []
     for chunk, is_code in _split_code(text):
         if is_code:
             out.append(chunk)
             continue
         lines = [ln for ln in chunk.split("\n") if not (defs and _REF_DEF_RE.match(ln))]
-        out.append(_REF_LINK_RE.sub(repl, "\n".join(lines)))
+        chunk = _REF_LINK_RE.sub(repl, "\n".join(lines))
+        if defs and "[" in chunk:
+            chunk = _SHORTCUT_REF_RE.sub(shortcut, chunk)
+        out.append(chunk)
     return "".join(out)
 
 
@@ -524,6 +536,21 @@ def _clean_prose(line: str) -> str:
     return "".join(out)
 
 
+def outside_code(line: str, rewrite: Callable[[str], str]) -> str:
+    """A line with `rewrite` applied to its text outside inline code spans.
+
+    Code shows what it says: inline syntax of a generator (entities, emoji, keys) inside a code
+    span stays as written.
+    """
+    if "`" not in line:
+        return rewrite(line)
+    parts = _INLINE_CODE_SPLIT_RE.split(line)
+    for i in range(0, len(parts), 2):
+        if parts[i]:
+            parts[i] = rewrite(parts[i])
+    return "".join(parts)
+
+
 def decode_entities(line: str) -> str:
     """Character references (`&lt;`, `&mdash;`, `&#8212;`) as the characters the site shows.
 
@@ -532,11 +559,7 @@ def decode_entities(line: str) -> str:
     """
     if "&" not in line:
         return line
-    parts = _INLINE_CODE_SPLIT_RE.split(line)
-    for i in range(0, len(parts), 2):
-        if "&" in parts[i]:
-            parts[i] = html.unescape(parts[i])
-    return "".join(parts)
+    return outside_code(line, lambda part: html.unescape(part) if "&" in part else part)
 
 
 # `import Name from '/snippets/x.mdx'` (MDX), and where `<Name />` puts that file's content.

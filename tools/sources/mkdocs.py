@@ -18,8 +18,15 @@ reader shows as raw text, each handled here the way the built site shows it:
   anchors `[](){#id}` and standalone `{#id}` lines become extra ids of their section,
   `{ .class }` anywhere is dropped, a fence's `{ .python title="x" }` keeps its language;
 - code annotations: the `# (1)!` markers go from the code, the numbered notes stay as text;
-- emoji shortcodes, `{{ placeholder }}`s of build hooks, Jinja statements of a macros plugin
-  (`{% raw %}`) and layout HTML (`<div markdown>`) go.
+- Material's icon shortcodes (`:material-check:`) and, with pymdownx.emoji, emoji shortcodes
+  (`:smile:`) go (the built page shows a picture; a heading's id is taken without it), as do
+  `{{ placeholder }}`s of build hooks, Jinja statements of a macros plugin (`{% raw %}`) and
+  layout HTML (`<div markdown>`);
+- the extensions mkdocs.yml turns on (`MarkdownSyntax`), only then, as Python-Markdown does:
+  pymdownx.inlinehilite's `#!python x` / `:::python x` inline code reads as the code `x`;
+  pymdownx.keys' `++ctrl+alt+del++` as the keys' labels ("Ctrl+Alt+Del"); abbr's
+  `*[HTML]: Hyper Text Markup Language` definitions go; pymdownx.snippets' `auto_append` files
+  end every page.
 
 This is a line rewriter, not Python-Markdown itself: running the real extensions needs the
 site's own plugins and hooks installed (Material, mkdocstrings, project hooks), which a docs
@@ -28,6 +35,7 @@ folder does not bring along, and their output is HTML that would then have to be
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 from dataclasses import replace
@@ -37,11 +45,13 @@ from tools.sources.mdx import (
     Page,
     Section,
     attr_list_id,
+    outside_code,
     parse_attr_list,
     parse_markdown,
     split_frontmatter,
 )
-from tools.sources.site import may_include, note_read
+from tools.sources.mkdocs_keys import KEY_ALIASES, KEY_LABELS
+from tools.sources.site import MarkdownSyntax, may_include, note_read
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +88,24 @@ _INLINE_ATTRS_RE = re.compile(
 )
 # A code annotation marker at a code line's end: `# (1)!`, `// (2)`, `<!-- (3) -->`.
 _ANNOTATION_RE = re.compile(r"[ \t]*(?:#|//|--|;|/\*|<!--)[ \t]*\(\d+\)!?[ \t]*(?:\*/|-->)?[ \t]*$")
-_EMOJI_RE = re.compile(r":(?:material|octicons|fontawesome|simple|twemoji)-[\w-]+:")
+_ICON_RE = re.compile(r":(?:material|octicons|fontawesome|simple|twemoji)-[\w-]+:")
+# pymdownx.emoji's `:name:` (its pattern is `:[+\-\w]+:`). Which names are emoji its index
+# says, which this package does not ship: a name in lower case, with a letter (or one of the
+# four without: `:+1:`, `:-1:`, `:100:`, `:1234:`), standing apart from words and colons (not
+# `std::vector::x`, `a:b:c`, `10:30:00`).
+_EMOJI_RE = re.compile(r"(?<![\w:]):(?:[a-z0-9_+-]*[a-z][a-z0-9_+-]*|\+1|-1|100|1234):(?![\w:])")
+# pymdownx.keys' `++key+key++` (its early pattern, quoted keys included) and one key of it.
+_KEYS_RE = re.compile(
+    r"""(?<!\\)\+\+((?:(?:[\w-]+|"(?:\\.|[^\\"])+"|'(?:\\.|[^\\'])+')\+(?!\+))*?"""
+    r"""(?:[\w-]+|"(?:\\.|[^\\"])+"|'(?:\\.|[^\\'])+'))\+\+"""
+)
+_KEY_TOKEN_RE = re.compile(r"""[\w-]+|"(?:\\.|[^\\"])+"|'(?:\\.|[^\\'])+'""")
+# An inline code span, and pymdownx.inlinehilite's language marker at its start.
+_CODE_SPAN_RE = re.compile(r"(?<![\\`])(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_INLINE_LANG_RE = re.compile(r"^(?::{3,}|#!)(?P<lang>[\w#.+-]*)\s+")
+# Python-Markdown abbr's definition: `*[HTML]: Hyper Text Markup Language` at a line's start,
+# its title on that line or the next.
+_ABBR_RE = re.compile(r"^\*\[(?P<abbr>[^\\]*?)\] ?: *(?P<title>.*)$")
 _PLACEHOLDER_RE = re.compile(r"\{\{[^{}\n]*\}\}")
 # A Jinja statement (`{% raw %}`, `{% for x in y %}`) of a macros plugin: never text on the page.
 _JINJA_TAG_RE = re.compile(r"\{%-?[^{}\n]*?-?%\}")
@@ -351,9 +378,15 @@ def _variant_block(m: re.Match[str], files: SnippetFiles) -> str:
     return "\n".join([f"{indent}```{language}", *body, f"{indent}```"])
 
 
-def rewrite_extensions(text: str) -> str:
-    """MkDocs / Material block and inline syntax as plain Markdown (snippets already resolved)."""
-    return "\n".join(_rewrite(text.split("\n")))
+_NO_EXTENSIONS = MarkdownSyntax()
+
+
+def rewrite_extensions(text: str, syntax: MarkdownSyntax = _NO_EXTENSIONS) -> str:
+    """MkDocs / Material block and inline syntax as plain Markdown (snippets already resolved).
+
+    `syntax` says which optional extensions the site turns on (mkdocs.yml).
+    """
+    return "\n".join(_rewrite(text.split("\n"), syntax=syntax))
 
 
 _ADMONITION_LINE_RE = re.compile(
@@ -409,7 +442,9 @@ def _title_line(indent: str, kind: str | None, title: str | None) -> list[str]:
     return [f"{indent}**{text.strip()}**", ""] if text.strip() else []
 
 
-def _rewrite(lines: list[str], blocks_only: bool = False) -> list[str]:
+def _rewrite(
+    lines: list[str], blocks_only: bool = False, syntax: MarkdownSyntax = _NO_EXTENSIONS
+) -> list[str]:
     out: list[str] = []
     fence: str | None = None
     fence_indent = 0
@@ -443,7 +478,7 @@ def _rewrite(lines: list[str], blocks_only: bool = False) -> list[str]:
             # The body is flattened to the left margin, not re-indented under a list item it may
             # sit in: four spaces would read as a code block to every later reader of the text.
             out.extend(_title_line("", block.group("kind"), block.group("title")))
-            out.extend(_rewrite(body, blocks_only))
+            out.extend(_rewrite(body, blocks_only, syntax))
             out.append("")
             continue
         if blocks_only:
@@ -468,7 +503,15 @@ def _rewrite(lines: list[str], blocks_only: bool = False) -> list[str]:
             _, i = _block_body(lines, i, _indent_of(line))  # its YAML options
             out.append(f"{autodoc.group('indent')}`{autodoc.group('name')}`")
             continue
-        out.append(_rewrite_prose(line))
+        if syntax.abbr and line.startswith("*["):
+            abbr = _ABBR_RE.match(line)
+            if abbr and abbr.group("abbr").strip():
+                if abbr.group("title").strip():
+                    continue  # a definition: the page shows the word, its title on hover only
+                if i < len(lines) and lines[i].strip():
+                    i += 1  # the title on the next line
+                    continue
+        out.append(_rewrite_prose(line, syntax))
     return out
 
 
@@ -485,7 +528,7 @@ def _fence_language(info: str) -> str:
     return "" if "=" in first else first  # `title="x"` alone: attributes, no language
 
 
-def _rewrite_prose(line: str) -> str:
+def _rewrite_prose(line: str, syntax: MarkdownSyntax = _NO_EXTENSIONS) -> str:
     """One prose line: ids kept as marks, attribute lists, emoji, placeholders and layout tags gone."""
     heading = _HTML_HEADING_RE.match(line)
     if heading:
@@ -499,8 +542,12 @@ def _rewrite_prose(line: str) -> str:
             return f"{_ID_MARK}{found}\u2063" if found else ""
     if "{" in line and not line.lstrip().startswith("#"):
         line = _INLINE_ATTRS_RE.sub("", line)
-    if ":" in line:
-        line = _EMOJI_RE.sub("", line)
+    if "`" in line and syntax.inlinehilite:
+        line = _CODE_SPAN_RE.sub(_inline_hilite, line)
+    if ":" in line and (_ICON_RE.search(line) or (syntax.emoji and _EMOJI_RE.search(line))):
+        line = outside_code(line, lambda part: _emoji(part, syntax.emoji))
+    if "++" in line and syntax.keys:
+        line = outside_code(line, lambda part: _KEYS_RE.sub(lambda m: _keys(m, syntax), part))
     if "{{" in line:
         line = _PLACEHOLDER_RE.sub("", line)
     if "{%" in line:
@@ -508,6 +555,52 @@ def _rewrite_prose(line: str) -> str:
     if "<" in line:
         line = _LAYOUT_TAG_RE.sub("", line)
     return line
+
+
+def _inline_hilite(m: re.Match[str]) -> str:
+    """An inline code span without pymdownx.inlinehilite's `#!lang ` / `:::lang ` marker.
+
+    As the extension reads it: the marker opens the code as written (no space before it) and
+    a space follows it; the code is then stripped, as every code span is.
+    """
+    ticks, content = m.group(1), m.group(2)
+    lang = _INLINE_LANG_RE.match(content)
+    if lang is None:
+        return m.group(0)
+    code = content[lang.end("lang") :].strip()
+    if not code:
+        return ""
+    pad = " " if code.startswith("`") or code.endswith("`") else ""
+    return f"{ticks}{pad}{code}{pad}{ticks}"
+
+
+def _emoji(text: str, emoji: bool) -> str:
+    """Text without Material's icon shortcodes and, with pymdownx.emoji, emoji shortcodes."""
+    if "-" in text:
+        text = _ICON_RE.sub("", text)
+    return _EMOJI_RE.sub("", text) if emoji else text
+
+
+def _keys(m: re.Match[str], syntax: MarkdownSyntax) -> str:
+    """`++ctrl+alt+del++` as the page shows it ("Ctrl+Alt+Del"); as written if a key is unknown.
+
+    pymdownx.keys makes `<kbd>` elements only when every key is a quoted string or in its
+    keymap (`KEY_LABELS`, its aliases, the site's `key_map`), the separator between them.
+    """
+    own = dict(syntax.key_map)
+    labels: list[str] = []
+    for key in _KEY_TOKEN_RE.findall(m.group(1)):
+        if key[0] in "\"'":
+            labels.append(html.unescape(re.sub(r"\\(.)", r"\1", key[1:-1])).strip())
+            continue
+        if syntax.key_camel_case:
+            key = re.sub(r"(?<=[^-])([A-Z])", r"-\1", key).lower()
+        name = KEY_ALIASES.get(key, key)
+        label = own.get(name) or KEY_LABELS.get(name)
+        if not label:
+            return m.group(0)
+        labels.append(label)
+    return syntax.key_separator.join(labels)
 
 
 def _attach_ids(sections: list[Section]) -> list[Section]:
@@ -546,16 +639,23 @@ def parse_mkdocs(
     slug: str = "python-markdown",
     snippets: SnippetFiles | None = None,
     page_dir: Path | None = None,
+    syntax: MarkdownSyntax = _NO_EXTENSIONS,
 ) -> Page:
-    """An MkDocs page as a `Page`; never raises on malformed input (the Markdown reader's promise)."""
+    """An MkDocs page as a `Page`; never raises on malformed input (the Markdown reader's promise).
+
+    `syntax`: the optional extensions the site turns on; their `auto_append` snippets end the
+    page, as pymdownx.snippets appends them (a block of names after the page's last line).
+    """
     try:
         meta_text = text.replace("\r\n", "\n")
         _, body = split_frontmatter(meta_text)
         head = meta_text[: len(meta_text) - len(body)]
         if snippets is not None:
             body = resolve_includes(body, snippets)
+            if syntax.auto_append:
+                body += "\n\n-8<-\n" + "\n\n".join(syntax.auto_append) + "\n-8<-\n"
             body = resolve_snippets(body, snippets, page_dir)
-        body = rewrite_extensions(body)
+        body = rewrite_extensions(body, syntax)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
         log.warning("could not read the MkDocs syntax of %s (%s); read as Markdown", path, exc)
         head, body = "", text

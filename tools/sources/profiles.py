@@ -6,7 +6,9 @@ it whose docs `path` names it: `mkdocs.yml` → MkDocs, `conf.py` → Sphinx,
 `docusaurus.config.*` → Docusaurus, `docs.json` / `mint.json` → Mintlify; none →
 plain Markdown with the configured URL rule. Each profile reads what decides URLs and pages
 from that file (MkDocs `site_url`, `use_directory_urls`, `nav` (with literate-nav folders),
-`docs_dir`, snippet and include-extension `base_path`, toc `slugify`, excluded files; Docusaurus `url`/`baseUrl`/`trailingSlash`;
+`docs_dir`, snippet and include-extension `base_path`, toc `slugify`, excluded files, the
+Markdown extensions that change how a page reads, all merged over an `INHERIT`ed file;
+Docusaurus `url`/`baseUrl`/`trailingSlash`;
 Mintlify's `navigation`); any value set in `SiteOptions` wins over what the file says.
 A Sphinx profile comes from its own module when installed (`PROFILES["sphinx"]`).
 """
@@ -26,7 +28,13 @@ import yaml
 
 from tools.sources import jsconfig
 from tools.sources.html_site import BUILT_SITE_NOT_PAGES
-from tools.sources.site import PART_FOLDERS, Site, repository_root, strip_number_prefix
+from tools.sources.site import (
+    PART_FOLDERS,
+    MarkdownSyntax,
+    Site,
+    repository_root,
+    strip_number_prefix,
+)
 
 log = logging.getLogger(__name__)
 
@@ -494,6 +502,67 @@ def read_yaml(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+MAX_INHERIT_DEPTH = 8
+
+
+def _deep_merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """`child` over `parent` as MkDocs merges an inherited config (mergedeep's REPLACE strategy).
+
+    Mappings present in both merge key by key; any other value of the child (a list too: a
+    child's `nav` or `markdown_extensions` list replaces the parent's whole) wins.
+    """
+    out = dict(parent)
+    for key, value in child.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def read_mkdocs_config(path: Path) -> dict[str, Any]:
+    """mkdocs.yml with the file it inherits (`INHERIT: ../base.yml`) merged under it, as MkDocs does.
+
+    The parent's path is relative to the file that names it, and a parent may inherit in turn.
+    One outside the repository, missing, unreadable or leading back to a file already read is
+    left out with a warning (MkDocs stops there with an error; a reader still reads the
+    child). Relative paths in a parent (`docs_dir`) stay relative to mkdocs.yml, as in MkDocs.
+    """
+    config = read_yaml(path)
+    confine = repository_root(path.parent.resolve())
+    seen = {path.resolve()}
+    chain: list[dict[str, Any]] = []
+    current, data = path, config
+    while "INHERIT" in data:
+        named = data.pop("INHERIT")
+        parent = (current.parent / str(named)).resolve() if named else None
+        problem = ""
+        if parent is None:
+            problem = "names no file"
+        elif len(seen) > MAX_INHERIT_DEPTH:
+            problem = "inherits too deep"
+        elif parent in seen:
+            problem = "loops back to a file already read"
+        elif not parent.is_relative_to(confine):
+            problem = "is outside the repository"
+        elif not parent.is_file():
+            problem = "does not exist"
+        if problem or parent is None:
+            log.warning("%s: INHERIT %r %s; left out", current, named, problem)
+            break
+        try:
+            data = read_yaml(parent)
+        except (OSError, yaml.YAMLError) as exc:
+            log.warning("%s: INHERIT %r cannot be read (%s); left out", current, named, exc)
+            break
+        seen.add(parent)
+        chain.append(data)
+        current = parent
+    for parent_data in chain:
+        config = _deep_merge(parent_data, config)
+    return config
+
+
 def _nav_pages(entries: Any) -> Iterator[tuple[str, str]]:
     """(page path, nav title) of a MkDocs `nav`, in order; links to other sites left out."""
     if isinstance(entries, str):
@@ -591,6 +660,43 @@ def _listed_config(config: dict[str, Any], key: str, name: str) -> dict[str, Any
     return None
 
 
+def _extension(config: dict[str, Any], *names: str) -> dict[str, Any] | None:
+    """The options of the first of these Markdown extensions mkdocs.yml lists, None if none.
+
+    Python-Markdown's own extensions go by their short name or their module's
+    (`abbr`, `markdown.extensions.abbr`).
+    """
+    for name in names:
+        for spelled in (name, f"markdown.extensions.{name}") if "." not in name else (name,):
+            options = _listed_config(config, "markdown_extensions", spelled)
+            if options is not None:
+                return options
+    return None
+
+
+def _markdown_syntax(config: dict[str, Any]) -> MarkdownSyntax:
+    """What the site's Markdown extensions change in how its pages read (`MarkdownSyntax`).
+
+    `abbr` also comes with Python-Markdown's `extra` and with `pymdownx.extra`.
+    """
+    keys = _extension(config, "pymdownx.keys")
+    key_map = (keys or {}).get("key_map")
+    snippets = _extension(config, "pymdownx.snippets") or {}
+    append = snippets.get("auto_append") or []
+    return MarkdownSyntax(
+        inlinehilite=_extension(config, "pymdownx.inlinehilite") is not None,
+        keys=keys is not None,
+        key_separator=str((keys or {}).get("separator", "+") or ""),
+        key_camel_case=(keys or {}).get("camel_case") is True,
+        key_map=tuple((str(k), str(v)) for k, v in key_map.items())
+        if isinstance(key_map, dict)
+        else (),
+        emoji=_extension(config, "pymdownx.emoji") is not None,
+        abbr=_extension(config, "abbr", "extra", "pymdownx.extra") is not None,
+        auto_append=tuple(str(a) for a in ([append] if isinstance(append, str) else append)),
+    )
+
+
 def _include_extensions(config: dict[str, Any], project: Path) -> tuple[tuple[str, ...], str]:
     """The include extensions the site lists (`mdx_include`, `include_variants`) and their base folder.
 
@@ -613,7 +719,7 @@ def _include_extensions(config: dict[str, Any], project: Path) -> tuple[tuple[st
 
 def _mkdocs_slug(config: dict[str, Any]) -> str:
     """The toc extension's slug rule: Python-Markdown's default, or its Unicode variant."""
-    toc = _listed_config(config, "markdown_extensions", "toc") or {}
+    toc = _extension(config, "toc") or {}
     named = str(toc.get("slugify") or "")
     return (
         "python-markdown-unicode"
@@ -636,7 +742,7 @@ def _gitignore_globs(value: Any) -> tuple[str, ...]:
 
 def mkdocs_site(root: Path, config_path: Path | None) -> Site:
     """MkDocs: `site_url`, directory URLs (`X/`) unless `use_directory_urls: false`, `nav`, snippets."""
-    config = read_yaml(config_path) if config_path else {}
+    config = read_mkdocs_config(config_path) if config_path else {}
     project = config_path.parent if config_path else root
     docs_dir = (project / str(config.get("docs_dir") or "docs")).resolve()
     page_dir = ""
@@ -647,7 +753,7 @@ def mkdocs_site(root: Path, config_path: Path | None) -> Site:
     literate = _listed_config(config, "plugins", "literate-nav")
     if literate is not None:
         nav_entries = _literate_nav(docs_dir, nav_entries, literate)
-    snippets = _listed_config(config, "markdown_extensions", "pymdownx.snippets")
+    snippets = _extension(config, "pymdownx.snippets")
     base_paths = (snippets or {}).get("base_path", ["."])
     base_paths = [base_paths] if isinstance(base_paths, str) else list(base_paths or ["."])
     snippet_dirs = tuple(str((project / str(p)).resolve()) for p in base_paths)
@@ -686,6 +792,7 @@ def mkdocs_site(root: Path, config_path: Path | None) -> Site:
         files_root=str(repository_root(project.resolve())),
         includes=includes,
         include_base=include_base,
+        syntax=_markdown_syntax(config),
         config=str(config_path or ""),
         notebooks=notebooks,
     )

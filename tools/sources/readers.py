@@ -94,7 +94,7 @@ def read_mkdocs(rel: str, text: str, site: Site, root: Path, language: str) -> P
         site.include_base,
     )
     page_dir = (root / rel).parent
-    page = parse_mkdocs(rel, text, language, site.slug, files, page_dir)
+    page = parse_mkdocs(rel, text, language, site.slug, files, page_dir, site.syntax)
     stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     if page.title == stem:  # no nav title, front matter title or H1: MkDocs' name from the file
         folder = rel.rsplit("/", 2)[-2] if "/" in rel else ""

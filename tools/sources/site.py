@@ -79,6 +79,24 @@ PART_FOLDERS = ("snippets", "_snippets", "partials", "_partials", "includes", "_
 
 
 @dataclass(frozen=True)
+class MarkdownSyntax:
+    """The Python-Markdown / pymdownx extensions of an MkDocs site that change how its text reads.
+
+    Each is off unless mkdocs.yml lists it, as in Python-Markdown: without the extension its
+    syntax is text on the built page (`++ctrl+c++`, `` `#!python x` ``, `*[HTML]: …`).
+    """
+
+    inlinehilite: bool = False  # `#!lang code` / `:::lang code` in inline code
+    keys: bool = False  # `++ctrl+alt+del++`
+    key_separator: str = "+"
+    key_camel_case: bool = False
+    key_map: tuple[tuple[str, str], ...] = ()  # the site's own keys (`key_map`), name → label
+    emoji: bool = False  # `:smile:` shortcodes (Material's icons are dropped in any case)
+    abbr: bool = False  # `*[HTML]: Hyper Text Markup Language` definitions
+    auto_append: tuple[str, ...] = ()  # snippets appended to every page (pymdownx.snippets)
+
+
+@dataclass(frozen=True)
 class Site:
     """One generator's addresses and page rules for a docs folder (paths relative to that folder).
 
@@ -110,6 +128,8 @@ class Site:
     # folder their relative names start from.
     includes: tuple[str, ...] = ()
     include_base: str = ""
+    # MkDocs: the Markdown extensions that change how a page's text reads.
+    syntax: MarkdownSyntax = field(default_factory=MarkdownSyntax)
     route_base: str = ""
     config: str = ""
     # The files the generator builds, when it says so itself (Sphinx: `exclude_patterns` and

@@ -110,3 +110,15 @@ def test_footnote_definitions_are_text_not_reference_definitions() -> None:
     body = parse_mkdocs("p.md", strip_hidden(text)).body
     assert "Text[1] and [a](https://a.example)." in body
     assert "[1] The data." in body and "Indented note." in body and "[^" not in body
+
+
+def test_a_reference_definition_may_put_its_url_on_the_next_line() -> None:
+    text = (
+        "# Page\n\nSee [foo], [bar] and [baz][].\n\n[foo]:\n/url/next\n\n"
+        '[bar]:\n  <https://x.org/a> "Title"\n\n[unused]:\n  /gone\n\n'
+        "[baz]:\n/b 'T'\n\n[list]:\n- item stays\n"
+    )
+    body = parse_mkdocs("p.md", strip_hidden(text)).sections[0].text
+    assert body == (
+        "See [foo](/url/next), [bar](https://x.org/a) and [baz](/b).\n\n[list]:\n- item stays"
+    )
