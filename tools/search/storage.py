@@ -37,7 +37,10 @@ from tools.search.workers import Task, analysed
 from tools.sources.mdx import Section
 from tools.text import index_terms
 
-# 42: pages read anew (readers fixed on unseen MkDocs, Sphinx and Docusaurus sites), and each
+# 43: pages read anew (MkDocs inlinehilite, keys, emoji, abbr, INHERIT, snippet auto_append and
+# hidden text of included files; Docusaurus versions, spreads, mdx-code-block, heading comments;
+# Sphinx conf.py setup() registrations, MyST object directives and currentmodule; built sites'
+# `_modules`). 42: pages read anew (readers fixed on unseen MkDocs, Sphinx and Docusaurus sites), and each
 # Sphinx page's target lookups kept (`lookups`: read again when a target changes). 41: the files each page shows besides its own (`reads`: a page is read again when one
 # changes). 40: pages read anew (Sphinx includes from the repository holding the docs, notebooks).
 # 39: pages read anew (Sphinx cross-references as links, MyST pages, inline HTML as text,
@@ -45,7 +48,7 @@ from tools.text import index_terms
 # (tools/search/lexical.py): no postings table, a generation row. 37: pages read by their
 # site's profile (MkDocs, Sphinx, Docusaurus, built HTML: the site's URLs and anchors, extra
 # section ids, clean text). 36: the hardening branch's hidden-text change.
-SCHEMA_VERSION = 42
+SCHEMA_VERSION = 43
 # Searches read the file through a memory map (a quarter faster than read calls); syncs and the
 # one full scan that loads the scorer's arrays do not, so they do not map, and count as
 # resident, the whole file.

@@ -41,6 +41,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+from tools.sources.hidden import strip_hidden
 from tools.sources.mdx import (
     Page,
     Section,
@@ -651,10 +652,16 @@ def parse_mkdocs(
         _, body = split_frontmatter(meta_text)
         head = meta_text[: len(meta_text) - len(body)]
         if snippets is not None:
+            own = body
             body = resolve_includes(body, snippets)
             if syntax.auto_append:
                 body += "\n\n-8<-\n" + "\n\n".join(syntax.auto_append) + "\n-8<-\n"
             body = resolve_snippets(body, snippets, page_dir)
+            if body != own:
+                # Included files are page text too: their hidden text goes as the page's did
+                # (`read_page` cleaned the page alone). Cleaned in place, so a file's code
+                # lands in the page's fences and keeps what looks like markup there.
+                body = strip_hidden(body)
         body = rewrite_extensions(body, syntax)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
         log.warning("could not read the MkDocs syntax of %s (%s); read as Markdown", path, exc)

@@ -330,3 +330,51 @@ def test_no_form_reaches_a_page_of_an_llms_txt_site(index_dir: Path) -> None:
     for n, _ in HTML_FORMS:
         out = _call(tools["get_doc_page"], url_or_path=f"https://s.example/docs/html-{n}")
         assert not leaked(out) and BEFORE in out, (n, out)
+
+
+# Forms that a file pulled into a page can carry (front matter is the page's own).
+INCLUDED_FORMS = {**dict(MARKDOWN_FORMS), **TO_THE_END, **CONTROLS}
+INCLUDED = "The wombat part is shown."
+
+
+def _included_pages(root: Path, include: str) -> None:
+    """One page per form, each showing its form through `include` (a format of `{name}`)."""
+    (root / "docs" / "parts").mkdir(parents=True)
+    for name, form in INCLUDED_FORMS.items():
+        (root / "docs" / "parts" / f"{name}.md").write_text(f"{INCLUDED}\n\n{form}\n", "utf-8")
+        tail = "" if name in TO_THE_END else f"\n\n{AFTER}\n"
+        shown = include.format(name=name)
+        (root / "docs" / f"{name}.md").write_text(f"# Page {name}\n\n{BEFORE}\n\n{shown}{tail}")
+
+
+@pytest.mark.parametrize(
+    ("config", "include"),
+    [
+        (
+            "site_name: S\nmarkdown_extensions:\n  - pymdownx.snippets:\n      base_path: [docs]\n",
+            '--8<-- "parts/{name}.md"',
+        ),
+        ("site_name: S\nmarkdown_extensions:\n  - mdx_include\n", "{{! docs/parts/{name}.md !}}"),
+        (None, "```{{include}} parts/{name}.md\n```"),
+    ],
+    ids=["mkdocs-snippet", "mkdocs-mdx-include", "myst-include"],
+)
+def test_no_form_reaches_a_page_through_a_file_it_includes(
+    tmp_path: Path, index_dir: Path, config: str | None, include: str
+) -> None:
+    """A snippet or include is page text: its hidden text goes as the page's own does."""
+    root = tmp_path / "site"
+    _included_pages(root, include)
+    if config is None:  # Sphinx with MyST pages
+        (root / "docs" / "conf.py").write_text('extensions = ["myst_parser"]\n')
+        names = "\n".join(f"   {n}" for n in INCLUDED_FORMS)
+        (root / "docs" / "index.rst").write_text(f"Home\n====\n\n.. toctree::\n\n{names}\n")
+    else:
+        (root / "mkdocs.yml").write_text(config)
+    corpus = FolderCorpus(root / "docs", "docs", index_dir, UrlRule("https://d.example"))
+    tools = {t.name: t for t in create_docs_tools(corpus)}
+    for name in INCLUDED_FORMS:
+        out = _call(tools["get_doc_page"], url_or_path=f"{name}.md")
+        assert not leaked(out), (name, out)
+        assert BEFORE in out and INCLUDED in out, (name, out)
+        assert name in TO_THE_END or AFTER in out, (name, out)
