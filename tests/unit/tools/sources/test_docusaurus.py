@@ -530,3 +530,24 @@ def test_a_computed_sidebar_leaves_every_doc_a_page(tmp_path: Path, caplog) -> N
     (tmp_path / "sidebars.js").unlink()
     assert detect_site(docs).nav == ("README.md", "no-foo.md")
 
+
+def test_code_and_emphasis_in_a_heading_read_as_its_text_and_id(tmp_path: Path) -> None:
+    # Ids as Docusaurus 3.10's MDX compiler gives them (github-slugger over the heading's text).
+    files = {
+        "docs/faq.mdx": (
+            "## How can I ban `<specific language feature>`?\n\n"
+            "## Ignore properties that _require_ quotes\n\n"
+            "## snake_case_name and *emph* and `_code_`\n\n## a * b * c\n"
+        )
+    }
+    docs = project(tmp_path, CONFIG, files)
+    got = [(s.heading, s.anchor) for s in read(docs, "faq.mdx").sections]
+    assert got == [
+        (
+            "How can I ban `<specific language feature>`?",
+            "how-can-i-ban-specific-language-feature",
+        ),
+        ("Ignore properties that require quotes", "ignore-properties-that-require-quotes"),
+        ("snake_case_name and emph and `_code_`", "snake_case_name-and-emph-and-_code_"),
+        ("a * b * c", "a--b--c"),
+    ]
