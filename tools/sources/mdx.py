@@ -197,19 +197,26 @@ def slugify(heading: str) -> str:
     return mintlify(plain_heading(heading))
 
 
+# Single-marker emphasis (`*word*`, `_word_`): its text is what the heading shows. An
+# underscore inside a word (`snake_case`) is no emphasis (CommonMark's flanking rule).
+_EMPHASIS_RE = re.compile(r"(?<![\w\\*])([*_])(?=[^\s*_])(.+?)(?<=[^\s\\*_])\1(?![\w*])")
+
+
 def plain_heading(heading: str, collapse: bool = True) -> str:
     """A heading's text as the site shows it: links and autorefs as their text, no tags or ids.
 
-    Inline code keeps its backticks (it reads as code); slug rules drop them with the rest of
-    the punctuation, as the generators do. `collapse=False` keeps runs of spaces, which some
-    slug rules turn into one hyphen each (github-slugger).
+    Inline code keeps its backticks and its text, `<placeholder>` too (it reads as code); slug
+    rules drop the backticks with the rest of the punctuation, as the generators do. Emphasis
+    marks go (`_word_` reads `word`). `collapse=False` keeps runs of spaces, which some slug
+    rules turn into one hyphen each (github-slugger).
     """
     text = split_heading_attrs(heading)[0]
     text = _REF_LINK_RE.sub(lambda m: m.group(2), text)
     text = _INLINE_LINK_RE.sub(lambda m: m.group(1), text)
-    text = _HTML_TAG_RE.sub("", text)
+    text = outside_code(text, lambda prose: _HTML_TAG_RE.sub("", prose))  # `<T>` in code is text
     text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|<>])", r"\1", text)  # Markdown escapes
     text = text.replace("**", "").replace("__", "")
+    text = outside_code(text, lambda prose: _EMPHASIS_RE.sub(r"\2", prose))
     return re.sub(r"\s+", " ", text).strip() if collapse else text.strip()
 
 

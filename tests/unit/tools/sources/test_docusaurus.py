@@ -464,3 +464,90 @@ def test_only_esm_at_a_line_start_runs_on_over_lines() -> None:
     text = "## A\n\n  export const config = {\n\nKept text.\n\nexport const x = {\n  a: 1,\n};\n\nEnd.\n"
     page = parse_markdown("a.mdx", text, slug="github")
     assert page.sections[0].text == "Kept text.\n\nEnd."
+
+
+def test_a_site_deeper_in_the_repository_whose_docs_path_names_the_folder_is_found(
+    tmp_path: Path,
+) -> None:
+    # A monorepo: the docs at its top, the site in `packages/website/` (`path: '../../docs'`),
+    # a second docs plugin reading a package's folder (`path: '../plugin/docs/rules'`).
+    (tmp_path / ".git").mkdir()
+    site_dir = tmp_path / "packages" / "website"
+    site_dir.mkdir(parents=True)
+    (site_dir / "docusaurus.config.mts").write_text(
+        "const options: Options = { id: 'base', path: '../../docs', routeBasePath: '/' };\n"
+        "const config: Config = { url: 'https://example.io', baseUrl: '/',\n"
+        "  presets: [['classic', { docs: { id: 'rules', path: '../plugin/docs/rules',\n"
+        "    routeBasePath: 'rules' } }]],\n"
+        "  plugins: [['@docusaurus/plugin-content-docs', options]] };\n",
+        "utf-8",
+    )
+    for rel in ("docs/Intro.md", "packages/plugin/docs/rules/no-foo.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n", "utf-8")
+    docs = detect_site(tmp_path / "docs")
+    assert (docs.generator, docs.route_base) == ("docusaurus", "")
+    assert docs.url_for("Intro.md") == "https://example.io/Intro"
+    rules = detect_site(tmp_path / "packages" / "plugin" / "docs" / "rules")
+    assert rules.url_for("no-foo.md") == "https://example.io/rules/no-foo"
+    # A site outside the repository (above its `.git`) builds none of its folders.
+    outside = tmp_path.parent / f"{tmp_path.name}-site"
+    outside.mkdir()
+    (outside / "docusaurus.config.js").write_text(
+        f"module.exports = {{ presets: [['classic', {{ docs: {{ path: "
+        f"'../{tmp_path.name}/packages/x' }} }}]] }};\n",
+        "utf-8",
+    )
+    (tmp_path / "packages" / "x").mkdir()
+    assert detect_site(tmp_path / "packages" / "x").generator == "markdown"
+
+
+def test_a_computed_sidebar_leaves_every_doc_a_page(tmp_path: Path, caplog) -> None:  # noqa: ANN001
+    # Docusaurus builds every doc; a sidebar whose ids only running it tells (`id: rule.name`)
+    # must not shrink the pages to the one doc it writes out.
+    files = {
+        "docs/README.md": "# Rules\n",
+        "docs/no-foo.md": "# no-foo\n",
+        "docs/no-bar.md": "# no-bar\n",
+        "sidebars.js": (
+            "// eslint-disable-next-line no-require-imports: a comment's require( is no code\n"
+            "const plugin = require('my-plugin');\n"
+            "const rules = Object.keys(plugin.rules).map(name => ({ id: name, type: 'doc' }));\n"
+            "module.exports = { rules: ['README', { type: 'category', items: rules }] };\n"
+        ),
+    }
+    docs = project(tmp_path, CONFIG, files)
+    site = detect_site(docs)
+    assert site.nav is None and site.is_page("no-bar.md")
+    assert "the sidebar is computed" in caplog.text
+    # Written out, with a type-only import and a comment naming `require(`, it is read.
+    (tmp_path / "sidebars.ts").write_text(
+        "import type {SidebarsConfig} from '@docusaurus/plugin-content-docs';\n"
+        "// not require('x')\nconst s: SidebarsConfig = { rules: ['README', {type: 'doc', "
+        "id: 'no-foo', label: 'map(x)'}] };\nexport default s;\n",
+        "utf-8",
+    )
+    (tmp_path / "sidebars.js").unlink()
+    assert detect_site(docs).nav == ("README.md", "no-foo.md")
+
+
+def test_code_and_emphasis_in_a_heading_read_as_its_text_and_id(tmp_path: Path) -> None:
+    # Ids as Docusaurus 3.10's MDX compiler gives them (github-slugger over the heading's text).
+    files = {
+        "docs/faq.mdx": (
+            "## How can I ban `<specific language feature>`?\n\n"
+            "## Ignore properties that _require_ quotes\n\n"
+            "## snake_case_name and *emph* and `_code_`\n\n## a * b * c\n"
+        )
+    }
+    docs = project(tmp_path, CONFIG, files)
+    got = [(s.heading, s.anchor) for s in read(docs, "faq.mdx").sections]
+    assert got == [
+        (
+            "How can I ban `<specific language feature>`?",
+            "how-can-i-ban-specific-language-feature",
+        ),
+        ("Ignore properties that require quotes", "ignore-properties-that-require-quotes"),
+        ("snake_case_name and emph and `_code_`", "snake_case_name-and-emph-and-_code_"),
+        ("a * b * c", "a--b--c"),
+    ]
