@@ -122,3 +122,33 @@ def test_a_reference_definition_may_put_its_url_on_the_next_line() -> None:
     assert body == (
         "See [foo](/url/next), [bar](https://x.org/a) and [baz](/b).\n\n[list]:\n- item stays"
     )
+
+
+def test_a_heading_drops_emphasis_marks_but_its_code_spans_say_what_they_say() -> None:
+    # The ids Python-Markdown's toc gives these headings (MkDocs 1.6, Markdown 3.x): a code span's
+    # `__init__` and `<field_name>` are code, not bold or a tag; `_x_` and `*x*` are emphasis.
+    text = (
+        "# T\n\n"
+        "### `AutoSchema.__init__()` kwargs\n\na\n\n"
+        "#### Change to `validate_<field_name>`.\n\nb\n\n"
+        "## ViewSet _Extra Actions_ available in the Browsable API\n\nc\n\n"
+        "## An *emph*, mid*emph*word and `a` _b `c` d_\n\nd\n\n"
+        "## snake_case_name, x_y_ z, \\_kept\\_ and a * b * c\n\ne\n"
+    )
+    got = [(h, a) for h, a, _, _ in _sections(text)][1:]
+    assert got == [
+        ("`AutoSchema.__init__()` kwargs", "autoschema__init__-kwargs"),
+        ("Change to `validate_<field_name>`.", "change-to-validate_field_name"),
+        (
+            "ViewSet Extra Actions available in the Browsable API",
+            "viewset-extra-actions-available-in-the-browsable-api",
+        ),
+        ("An emph, midemphword and `a` b `c` d", "an-emph-midemphword-and-a-b-c-d"),
+        (
+            "snake_case_name, x_y_ z, _kept_ and a * b * c",
+            "snake_case_name-x_y_-z-_kept_-and-a-b-c",
+        ),
+    ]
+    # github-slugger reads the code span's text too (Docusaurus: `validate_<field_name>`).
+    mdx = parse_markdown("p.mdx", "# T\n\n## Change to `validate_<field_name>`\n", slug="github")
+    assert mdx.sections[-1].anchor == "change-to-validate_field_name"
