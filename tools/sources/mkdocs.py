@@ -6,7 +6,9 @@ reader shows as raw text, each handled here the way the built site shows it:
 - admonitions and collapsibles (`!!! note "Title"`, `??? tip`, `???+`) and content tabs
   (`=== "Tab"`): the marker line becomes the title in bold, the indented body is dedented;
 - pymdownx blocks (`/// tip | Title` … `///`) and mkdocstrings (`::: pkg.Obj` + options): the
-  same, the object's name kept as code; `## ::: pkg.Obj` is the object's heading, its id the name;
+  same, the object's name kept as code and its id (the name, which mkdocstrings gives the
+  object whether or not it shows its heading) an extra id of the section; `## ::: pkg.Obj` is
+  the object's heading, its id the name;
 - `--8<--` snippets, inline and as blocks, with line ranges and named sections, resolved from the
   snippet folders (mkdocs.yml `base_path`, else the project and docs folders), so the code
   examples that live in included files reach the index; nested up to a small depth;
@@ -526,9 +528,10 @@ def _rewrite(
             out.append(f"{heading.group('level')} `{name}` {{#{name}}}")
             continue
         autodoc = _AUTODOC_RE.match(line)
-        if autodoc:
+        if autodoc:  # `::: pkg.Obj`: mkdocstrings gives the object the id of its name
             _, i = _block_body(lines, i, _indent_of(line))  # its YAML options
-            out.append(f"{autodoc.group('indent')}`{autodoc.group('name')}`")
+            name = autodoc.group("name")
+            out.append(f"{autodoc.group('indent')}`{name}`{_ID_MARK}{name}\u2063")
             continue
         if syntax.abbr and line.startswith("*["):
             abbr = _ABBR_RE.match(line)
