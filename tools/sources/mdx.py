@@ -64,6 +64,9 @@ _FOOTNOTE_REF_RE = re.compile(r"\[\^([^\]\s]+)\]")
 # Inline markup dropped from a heading's text before its slug is taken.
 _INLINE_LINK_RE = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
 _HTML_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
+# `*text*` / `_text_` emphasis: the mark neither beside a space inside nor escaped, and an
+# underscore not inside a word (`snake_case` is text), as CommonMark and Python-Markdown read it.
+_EMPHASIS_RE = re.compile(r"(?<!\\)(\*|(?<!\w)_)(?![\s*_])(.+?)(?<![\s\\*_])\1(?![*_])(?!(?<=_)\w)")
 _IMPORT_EXPORT_RE = re.compile(r"^\s*(import|export)\s")
 # How an import statement's last line ends (its module's name, `;`, or a side-effect import).
 _IMPORT_END_RE = re.compile(r"""(?:['"]\s*;?|;)\s*$""")
@@ -197,27 +200,37 @@ def slugify(heading: str) -> str:
     return mintlify(plain_heading(heading))
 
 
-# Single-marker emphasis (`*word*`, `_word_`): its text is what the heading shows. An
-# underscore inside a word (`snake_case`) is no emphasis (CommonMark's flanking rule).
-_EMPHASIS_RE = re.compile(r"(?<![\w\\*])([*_])(?=[^\s*_])(.+?)(?<=[^\s\\*_])\1(?![\w*])")
-
-
 def plain_heading(heading: str, collapse: bool = True) -> str:
     """A heading's text as the site shows it: links and autorefs as their text, no tags or ids.
 
-    Inline code keeps its backticks and its text, `<placeholder>` too (it reads as code); slug
-    rules drop the backticks with the rest of the punctuation, as the generators do. Emphasis
-    marks go (`_word_` reads `word`). `collapse=False` keeps runs of spaces, which some slug
-    rules turn into one hyphen each (github-slugger).
+    Inline code keeps its backticks (it reads as code); slug rules drop them with the rest of
+    the punctuation, as the generators do. A code span shows what it says: its `__init__` and
+    `<name>` are no emphasis or tag, and stay in the text and the id. `collapse=False` keeps
+    runs of spaces, which some slug rules turn into one hyphen each (github-slugger).
     """
     text = split_heading_attrs(heading)[0]
     text = _REF_LINK_RE.sub(lambda m: m.group(2), text)
     text = _INLINE_LINK_RE.sub(lambda m: m.group(1), text)
-    text = outside_code(text, lambda prose: _HTML_TAG_RE.sub("", prose))  # `<T>` in code is text
-    text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|<>])", r"\1", text)  # Markdown escapes
-    text = text.replace("**", "").replace("__", "")
-    text = outside_code(text, lambda prose: _EMPHASIS_RE.sub(r"\2", prose))
+    codes: list[str] = []  # code spans set aside (emphasis may run over one: `_a `b` c_`)
+
+    def stash(m: re.Match[str]) -> str:
+        codes.append(m.group(0))
+        return f"\x00{len(codes) - 1}\x00"
+
+    text = _heading_prose(_INLINE_CODE_SPLIT_RE.sub(stash, text))
+    text = re.sub(r"\x00(\d+)\x00", lambda m: codes[int(m.group(1))], text)
     return re.sub(r"\s+", " ", text).strip() if collapse else text.strip()
+
+
+def _heading_prose(text: str) -> str:
+    r"""A heading's text outside code: tags and emphasis marks gone, then escapes read.
+
+    Emphasis goes before escapes are read, so an escaped `\_` stays a character.
+    """
+    text = _HTML_TAG_RE.sub("", text)
+    text = text.replace("**", "").replace("__", "")
+    text = _EMPHASIS_RE.sub(lambda m: m.group(2), text)
+    return re.sub(r"\\([\\`*_{}\[\]()#+\-.!|<>])", r"\1", text)  # Markdown escapes
 
 
 def parse_attr_list(content: str) -> list[tuple[str, str | None]] | None:

@@ -6,7 +6,9 @@ reader shows as raw text, each handled here the way the built site shows it:
 - admonitions and collapsibles (`!!! note "Title"`, `??? tip`, `???+`) and content tabs
   (`=== "Tab"`): the marker line becomes the title in bold, the indented body is dedented;
 - pymdownx blocks (`/// tip | Title` … `///`) and mkdocstrings (`::: pkg.Obj` + options): the
-  same, the object's name kept as code; `## ::: pkg.Obj` is the object's heading, its id the name;
+  same, the object's name kept as code and its id (the name, which mkdocstrings gives the
+  object whether or not it shows its heading) an extra id of the section; `## ::: pkg.Obj` is
+  the object's heading, its id the name;
 - `--8<--` snippets, inline and as blocks, with line ranges and named sections, resolved from the
   snippet folders (mkdocs.yml `base_path`, else the project and docs folders), so the code
   examples that live in included files reach the index; nested up to a small depth;
@@ -17,6 +19,9 @@ reader shows as raw text, each handled here the way the built site shows it:
 - attribute lists: a heading's `{ #id }` is its anchor (the Markdown reader keeps it), empty
   anchors `[](){#id}` and standalone `{#id}` lines become extra ids of their section,
   `{ .class }` anywhere is dropped, a fence's `{ .python title="x" }` keeps its language;
+- indented code blocks (four columns deeper than their text, after a blank line; under a list
+  item, footnote or definition four more) are code, as Python-Markdown reads them: written as a
+  fence, so no line of them is read as markup, Jinja or HTML;
 - code annotations: the `# (1)!` markers go from the code, the numbered notes stay as text;
 - Material's icon shortcodes (`:material-check:`) and, with pymdownx.emoji, emoji shortcodes
   (`:smile:`) go (the built page shows a picture; a heading's id is taken without it), as do
@@ -113,6 +118,20 @@ _JINJA_TAG_RE = re.compile(r"\{%-?[^{}\n]*?-?%\}")
 _LAYOUT_TAG_RE = re.compile(
     r"</?(?:div|span|p|br|center|section|article|figure|figcaption|small|sup|sub|details|summary|h[1-6])\b[^<>]*>",
     re.IGNORECASE,
+)
+# What opens a container of indented lines: a list item (`- `, `* `, `+ `, `1. `), a footnote's
+# definition (`[^1]:`), a definition (`:   text`, def_list); and an ATX heading.
+_CONTAINER_RE = re.compile(
+    r"^[ \t]*(?:(?:[-*+]|\d+[.)]|:)(?:[ \t]+(?=\S)|[ \t]*$)|\[\^[^\]\s]+\]:)"
+)
+_HASH_HEADING_RE = re.compile(r"^#{1,6}[ \t]")
+# A raw HTML block: one of Python-Markdown's block-level elements opened at a line's start.
+_HTML_BLOCK_OPEN_RE = re.compile(r"^[ ]{0,3}<([A-Za-z][\w-]*)(?=[\s/>]|$)")
+_HTML_BLOCK_ELEMENTS = frozenset(
+    "address article aside blockquote details div dl fieldset figcaption figure footer form h1 h2 "
+    "h3 h4 h5 h6 header hgroup hr main menu nav ol p pre section table ul canvas colgroup dd body "
+    "dt group html iframe li legend math map noscript output object option progress script style "
+    "summary tbody td textarea tfoot th thead tr video center".split()
 )
 _HTML_HEADING_RE = re.compile(r"^[ \t]*<h([1-6])\b[^<>]*>(.*?)</h\1>[ \t]*$", re.IGNORECASE)
 # Where an id that is no heading is kept until the sections are known.
@@ -449,11 +468,20 @@ def _rewrite(
     out: list[str] = []
     fence: str | None = None
     fence_indent = 0
+    level = 0  # the indent of the container text the lines are in (0: none)
+    html: tuple[str, int] | None = None  # the raw HTML block the lines are in, and its depth
     i = 0
     while i < len(lines):
         line = lines[i]
         i += 1
         f = _FENCE_RE.match(line)
+        if fence is None and not blocks_only:
+            html = _html_block(line, html)
+            if html is None and _width(line) >= level + 4 and _starts_block(lines, i - 1):
+                code, i = _indented_code(lines, i - 1, level + 4)
+                out.extend(code)
+                continue
+            level = _container_level(line, lines[i - 2] if i > 1 else "", level)
         if fence is not None:
             if (
                 f
@@ -500,9 +528,10 @@ def _rewrite(
             out.append(f"{heading.group('level')} `{name}` {{#{name}}}")
             continue
         autodoc = _AUTODOC_RE.match(line)
-        if autodoc:
+        if autodoc:  # `::: pkg.Obj`: mkdocstrings gives the object the id of its name
             _, i = _block_body(lines, i, _indent_of(line))  # its YAML options
-            out.append(f"{autodoc.group('indent')}`{autodoc.group('name')}`")
+            name = autodoc.group("name")
+            out.append(f"{autodoc.group('indent')}`{name}`{_ID_MARK}{name}\u2063")
             continue
         if syntax.abbr and line.startswith("*["):
             abbr = _ABBR_RE.match(line)
@@ -514,6 +543,79 @@ def _rewrite(
                     continue
         out.append(_rewrite_prose(line, syntax))
     return out
+
+
+def _width(line: str) -> int:
+    """A line's indent in columns, a tab to the next multiple of four (0 for a blank line)."""
+    if not line.strip():
+        return 0
+    expanded = line.expandtabs(4)
+    return len(expanded) - len(expanded.lstrip(" "))
+
+
+def _container_level(line: str, prev: str, level: int) -> int:
+    """The indent of the container text a line belongs to, after the `level` of the line before.
+
+    A list item, footnote or definition (`- x`, `1. x`, `[^1]:`, `:   x`) holds the lines indented
+    under it, as Python-Markdown reads them: its marker sets the level (the marker's indent
+    rounded to a tab stop, plus one), a level deeper when its text opens a block (`:   !!! note`:
+    the block's body is indented under it); an unindented line after a blank one ends it.
+    """
+    if not line.strip():
+        return level
+    marker = _CONTAINER_RE.match(line)
+    if marker:
+        opens = bool(_BLOCK_RE.match(line[marker.end() :].lstrip()))
+        return _width(line) // 4 * 4 + (8 if opens else 4)
+    if level and _width(line) < 4 and not prev.strip():
+        return 0
+    return level
+
+
+def _html_block(line: str, html: tuple[str, int] | None) -> tuple[str, int] | None:
+    """The raw HTML block still open after `line`, with its element's nesting depth.
+
+    A block-level element opened at a line's start runs to its closing tag, blank and indented
+    lines included: none of it is Markdown's code.
+    """
+    if html is None:
+        m = _HTML_BLOCK_OPEN_RE.match(line)
+        if not m or m.group(1).lower() not in _HTML_BLOCK_ELEMENTS:
+            return None
+        html = (m.group(1).lower(), 0)
+    name, depth = html
+    lowered = line.lower()
+    depth += len(re.findall(rf"<{name}(?=[\s/>]|$)", lowered)) - lowered.count(f"</{name}")
+    return (name, depth) if depth > 0 else None
+
+
+def _starts_block(lines: list[str], i: int) -> bool:
+    """Whether line `i` starts a block: the text's first line, or after a blank line or a heading.
+
+    An indented line right under a paragraph continues it (a lazy line), never opens code.
+    """
+    if i == 0:
+        return True
+    prev = lines[i - 1]
+    return not prev.strip() or bool(_HASH_HEADING_RE.match(prev))
+
+
+def _indented_code(lines: list[str], start: int, indent: int) -> tuple[list[str], int]:
+    """An indented code block (four spaces deeper than its text) as a fenced one, and where it ends.
+
+    Python-Markdown reads such a block as code, as the built page shows it: none of its lines is
+    markup, Jinja or HTML to render. Its end is the first line indented less (blank lines inside
+    stay, trailing ones go); the fence is longer than any backtick run at a line's start inside.
+    """
+    end = start
+    while end < len(lines) and (not lines[end].strip() or _width(lines[end]) >= indent):
+        end += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    body = [ln.expandtabs(4)[indent:] if ln.strip() else "" for ln in lines[start:end]]
+    runs = [len(m.group(1)) for ln in body if (m := re.match(r"[ \t]*(`{3,}|~{3,})", ln))]
+    fence = "`" * max(3, max(runs, default=0) + 1)
+    return [fence, *body, fence], end
 
 
 def _fence_language(info: str) -> str:

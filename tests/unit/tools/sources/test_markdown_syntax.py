@@ -122,3 +122,69 @@ def test_a_reference_definition_may_put_its_url_on_the_next_line() -> None:
     assert body == (
         "See [foo](/url/next), [bar](https://x.org/a) and [baz](/b).\n\n[list]:\n- item stays"
     )
+
+
+def test_a_heading_drops_emphasis_marks_but_its_code_spans_say_what_they_say() -> None:
+    # The ids Python-Markdown's toc gives these headings (MkDocs 1.6, Markdown 3.x): a code span's
+    # `__init__` and `<field_name>` are code, not bold or a tag; `_x_` and `*x*` are emphasis.
+    text = (
+        "# T\n\n"
+        "### `AutoSchema.__init__()` kwargs\n\na\n\n"
+        "#### Change to `validate_<field_name>`.\n\nb\n\n"
+        "## ViewSet _Extra Actions_ available in the Browsable API\n\nc\n\n"
+        "## An *emph*, mid*emph*word and `a` _b `c` d_\n\nd\n\n"
+        "## snake_case_name, x_y_ z, \\_kept\\_ and a * b * c\n\ne\n"
+    )
+    got = [(h, a) for h, a, _, _ in _sections(text)][1:]
+    assert got == [
+        ("`AutoSchema.__init__()` kwargs", "autoschema__init__-kwargs"),
+        ("Change to `validate_<field_name>`.", "change-to-validate_field_name"),
+        (
+            "ViewSet Extra Actions available in the Browsable API",
+            "viewset-extra-actions-available-in-the-browsable-api",
+        ),
+        ("An emph, midemphword and `a` b `c` d", "an-emph-midemphword-and-a-b-c-d"),
+        (
+            "snake_case_name, x_y_ z, _kept_ and a * b * c",
+            "snake_case_name-x_y_-z-_kept_-and-a-b-c",
+        ),
+    ]
+    # github-slugger reads the code span's text too (Docusaurus: `validate_<field_name>`).
+    mdx = parse_markdown("p.mdx", "# T\n\n## Change to `validate_<field_name>`\n", slug="github")
+    assert mdx.sections[-1].anchor == "change-to-validate_field_name"
+
+
+_INDENTED = (
+    "# T\n\n"
+    "**profile_detail.html**:\n\n"
+    "    {% load rest_framework %}\n\n"
+    "    <h1>Profile - {{ profile.name }}</h1>\n"
+    '    <form method="POST">\n'
+    "        {% csrf_token %}\n"
+    "    </form>\n\n"
+    "A lazy\n    line.\n\n"
+    "- item\n\n    more of the item\n\n        item_code()\n\n"
+    "[^1]: a note\n\n    more of the note\n\n"
+    "Term\n\n:   !!! note\n\n        in the note\n\n"
+    "<div>\n\n    raw HTML\n</div>\n\n"
+    "\ttabbed()\n\n"
+    "    ```python\n    fenced_in_code()\n    ```\n"
+)
+
+
+def test_an_indented_code_block_is_code_as_python_markdown_reads_it() -> None:
+    # Python-Markdown 3.x (+ superfences, footnotes, def_list, admonition) renders exactly these
+    # three <pre> blocks: an indented block after a blank line at the text's level, four more
+    # columns under a list item, a tab as four; a lazy line, the item's, note's and definition's
+    # own text and a raw HTML block's lines are no code. No line of code is markup to render.
+    page = parse_mkdocs("p.md", _INDENTED)
+    assert [b.code for s in page.sections for b in s.code_blocks] == [
+        "{% load rest_framework %}\n\n<h1>Profile - {{ profile.name }}</h1>\n"
+        '<form method="POST">\n    {% csrf_token %}\n</form>',
+        "item_code()",
+        "tabbed()\n\n```python\nfenced_in_code()\n```",
+    ]
+    body = page.body
+    for text in ("A lazy\n    line.", "more of the item", "more of the note", "in the note"):
+        assert text in body and f"```\n{text}" not in body
+    assert "raw HTML" in body

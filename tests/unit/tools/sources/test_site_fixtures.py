@@ -36,7 +36,8 @@ def test_mkdocs_urls_titles_anchors_and_which_files_are_pages(index_dir: Path) -
         ("Basic model usage", "basic-model-usage", ()),  # `{ #id }` wins, and is not doubled
         ("Model methods and properties", "model-methods-and-properties", ("model-methods",)),
         ("Validation", "validation", ()),
-        ("Validation", "validation_1", ()),  # Python-Markdown's repeat suffix
+        # Python-Markdown's repeat suffix; `::: pkg.Obj` below it: the object's id (mkdocstrings)
+        ("Validation", "validation_1", ("pydantic.main.BaseModel",)),
     ]
     errors = doc(corpus, "errors/usage_errors.md")
     assert [s.anchor for s in errors.sections if s.level] == [
