@@ -357,7 +357,7 @@ def test_object_descriptions_are_sections_with_the_sites_ids() -> None:
     assert found["capsys"] == (
         "capsys",
         "std-fixture-capsys",
-        "_pytest.capture.capsys",
+        "pytest.capture.capsys",  # Sphinx's make_id drops a leading `_`, as pytest's site shows
         "pytest_addoption",
         "std-hook-pytest_addoption",
     )
@@ -388,12 +388,92 @@ def test_python_objects_get_their_dotted_names() -> None:
     assert [anchors(s) for s in page.sections[1:]] == [
         ("pytest.Mark",),
         ("pytest.Config.getoption",),
-        ("_pytest.capture.capsys",),
+        ("pytest.capture.capsys",),
         ("pytest.Foo",),
         ("pytest.Foo.bar",),
         ("cmdoption-k",),
         ("cmdoption-pytest-xdist-n", "cmdoption-pytest-xdist-numprocesses"),
     ]
+
+
+# A reference page written as scrapy's is (docs/topics/request-response.rst): an autodoc class
+# named from another module than the page's, members that repeat their class's name.
+API_PAGE = """API
+===
+
+.. module:: scrapy.http
+
+.. autoclass:: scrapy.Request
+
+    .. attribute:: Request.url
+
+        The URL.
+
+    .. autoattribute:: callback
+
+    .. method:: Request.copy()
+
+        A copy.
+
+.. class:: TextResponse(url)
+
+    .. attribute:: TextResponse.text
+
+        The body as text.
+
+.. method:: Inner.close()
+
+    .. method:: flush()
+
+        Flushes.
+
+.. currentmodule:: None
+
+.. method:: __init__(self, file)
+
+    A plugin's constructor.
+"""
+
+
+def test_python_objects_are_named_as_sphinx_names_them() -> None:
+    from tools.sources.sphinx_xrefs import scan_page
+
+    page = parse_rst("api.rst", API_PAGE, SPHINX)
+    ids = [anchors(s) for s in page.sections[1:]]
+    # The ids scrapy's built page serves: autodoc's `:module:` (`scrapy`, from the dotted name)
+    # holds inside the class, a member repeating its class is not nested twice, the page's
+    # module comes back after the class, a method named `Inner.close` puts `Inner` in force for
+    # its content, and `make_id` drops a leading `_`.
+    assert ids == [
+        ("scrapy.Request", "module-scrapy.http"),
+        ("scrapy.Request.url", "scrapy.Request.callback"),
+        ("scrapy.Request.copy",),
+        ("scrapy.http.TextResponse",),
+        ("scrapy.http.TextResponse.text",),
+        ("scrapy.http.Inner.close",),
+        ("scrapy.http.Inner.flush",),
+        ("init__",),
+    ]
+    assert page.sections[1].heading == "scrapy.Request"
+    # The cross-reference index names the same objects with the same ids.
+    objects = scan_page("api", API_PAGE, SPHINX).objects
+    assert {k[1]: v for k, v in objects.items() if k[0] == "py"} == {
+        "scrapy.Request": "scrapy.Request",
+        "scrapy.Request.url": "scrapy.Request.url",
+        "scrapy.Request.callback": "scrapy.Request.callback",
+        "scrapy.Request.copy": "scrapy.Request.copy",
+        "scrapy.http.TextResponse": "scrapy.http.TextResponse",
+        "scrapy.http.TextResponse.text": "scrapy.http.TextResponse.text",
+        "scrapy.http.Inner.close": "scrapy.http.Inner.close",
+        "scrapy.http.Inner.flush": "scrapy.http.Inner.flush",
+        "__init__": "init__",
+    }
+
+
+def test_an_object_described_twice_gets_sphinxs_serial_id() -> None:
+    text = "T\n=\n\n.. function:: f()\n\n   One.\n\n.. function:: f()\n\n   Two.\n"
+    page = parse_rst("api.rst", text, SPHINX)
+    assert [anchors(s) for s in page.sections[1:]] == [("f",), ("id0",)]
 
 
 def test_sphinx_ids_keep_case_dots_and_underscores() -> None:
