@@ -309,7 +309,10 @@ class _Renderer:
             if isinstance(child, nodes.section):
                 title = child.next_node(nodes.title)
                 heading = self.inline(title, plain=True) if title is not None else ""
-                self._start(heading.strip(), level + 1, _sorted_section_ids(child["ids"]))
+                # One space between words, as the page shows them: a substitution conf.py
+                # computes (`Scrapy |version| documentation`) leaves two where it stood.
+                heading = " ".join(heading.split())
+                self._start(heading, level + 1, _sorted_section_ids(child["ids"]))
                 self._walk(child, level + 1)
             elif isinstance(child, object_desc) and _without_text(child):
                 # An autodoc object (its docstring is not in the source): its ids, no section.

@@ -711,6 +711,15 @@ Version |release| is out.
     assert "Version 9.2 is out." in text
 
 
+def test_a_heading_keeps_one_space_where_an_empty_substitution_stood() -> None:
+    # scrapy's index: conf.py computes `version` (read as its `except` branch's ""), so the
+    # title would read "Scrapy  documentation"; the built page shows its words one space apart.
+    text = "=============================\nScrapy |version| documentation\n=============================\n\nText.\n"
+    page = parse_rst("index.rst", text, RstOptions(substitutions={"version": ""}))
+    assert page.title == page.sections[0].heading == "Scrapy documentation"
+    assert page.sections[0].anchor == "scrapy-version-documentation"
+
+
 def test_malformed_input_never_raises() -> None:
     for text in (
         "",
