@@ -236,7 +236,7 @@ class PyName:
 def py_name(
     directive: str, signature: str, module: str, current_class: str, module_option: str = ""
 ) -> PyName | None:
-    """How Sphinx names a Python object description (None: it names nothing).
+    """How Sphinx names a Python object description (None: it names nothing we can know).
 
     An auto directive is first resolved as autodoc does (`_resolve_name`: a dotted module-level
     name is absolute, `automethod Cls.m` takes its module from the page) into the `py:`
@@ -244,6 +244,8 @@ def py_name(
     the current class unless the signature repeats that class (`.. attribute:: Request.url`
     inside `Request` is `Request.url`, not `Request.Request.url`).
     """
+    if UNKNOWN_CLASS in current_class:
+        return None
     kind = directive.split(":")[-1]
     auto = _AUTODOC_KIND.get(kind)
     if auto is not None:
@@ -1015,6 +1017,28 @@ class DescribeObject(ObjectDirective):
     """`describe` / `object`: a heading without an id."""
 
 
+# The class in force inside a project's class directive that names its objects itself (its
+# own `handle_signature`): what it nests has a name, and an id, that cannot be known.
+UNKNOWN_CLASS = "\x00"
+
+
+class OwnNamedClass(DescribeObject):
+    """A project's Python class directive with its own `handle_signature`: a heading, no id.
+
+    Sphinx nests what it contains in the name it makes, which only its code knows: those
+    objects get no id either (one guessed would not be on the page).
+    """
+
+    @override
+    def enter(self) -> None:
+        self.parse_state.classes.append(UNKNOWN_CLASS)
+
+    @override
+    def leave(self) -> None:
+        if self.parse_state.classes:
+            self.parse_state.classes.pop()
+
+
 class CrossrefTarget(_SphinxDirective):
     """An `add_crossref_type` directive: a bare target `std-NAME-x` on what follows."""
 
@@ -1163,6 +1187,7 @@ SPHINX_DIRECTIVES: dict[str, type[Directive]] = {
     "option": OptionObject,
     "program": Program,
     "describe": DescribeObject,
+    "describe-class": OwnNamedClass,
     "object": DescribeObject,
     "module": ModuleDirective,
     "currentmodule": CurrentModule,

@@ -42,6 +42,7 @@ from docutils import nodes
 
 from tools.sources.rst_sphinx import (
     PY_ROLES,
+    UNKNOWN_CLASS,
     RstOptions,
     object_id,
     option_names,
@@ -399,6 +400,9 @@ def _object_targets(
         return name, program
     if base == "program":
         return module, "" if arg == "None" else "-".join(arg.split())
+    if base == "describe-class":  # a project's class naming itself: its content unknown too
+        scopes.append((indent, UNKNOWN_CLASS, None))
+        return module, program
     if not arg or _NO_INDEX.search(body):
         return module, program
     if base in _PY_DIRECTIVES and (directive == base or directive.startswith("py:")):
