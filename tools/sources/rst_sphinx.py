@@ -33,6 +33,8 @@ from tools.sources.site import may_include, note_read
 if TYPE_CHECKING:
     from tools.sources.sphinx_xrefs import XrefTargets
 
+# The prefix of docutils' numbered ids as Sphinx sets it (`auto_id_prefix`): `id1`, `id2`…
+AUTO_ID_PREFIX = "id"
 # Why an include was not read (`may_include`).
 REFUSED_INCLUDE = "outside the repository, or a dot file: not read"
 # The tags an HTML build sets (`only` directive); what `sphinx-build -b html` evaluates against.
@@ -108,6 +110,15 @@ class ParseState:
     program: str = ""
     module: str = ""
     classes: list[str] = field(default_factory=list)
+    # docutils' numbered ids (`id7`) handed out before the page's first autodoc directive:
+    # the docstring Sphinx puts there (never read here) may take numbers, so later ones are
+    # unknown (None: the page has no autodoc directive).
+    numbered_ids_known: int | None = None
+
+    def note_autodoc(self, document: nodes.document) -> None:
+        """An autodoc directive: the numbered ids after this point are not known."""
+        if self.numbered_ids_known is None:
+            self.numbered_ids_known = int(document.id_counter[AUTO_ID_PREFIX])
 
 
 def state_of(document: nodes.document) -> ParseState:
@@ -995,6 +1006,8 @@ class PyObject(ObjectDirective):
 
     @override
     def enter(self) -> None:
+        if self.directive.startswith("auto"):
+            self.parse_state.note_autodoc(self.state.document)
         signatures = _signatures(self)
         name = self._name(signatures[0]) if signatures else None
         st = self.parse_state
@@ -1077,6 +1090,7 @@ class AutoModule(ModuleDirective):
 
     @override
     def run(self) -> list[nodes.Node]:
+        self.parse_state.note_autodoc(self.state.document)
         out = super().run()
         return out + list(self.parse_content(nodes.container()).children)
 

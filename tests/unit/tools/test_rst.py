@@ -470,6 +470,26 @@ def test_python_objects_are_named_as_sphinx_names_them() -> None:
     }
 
 
+def test_numbered_ids_after_an_autodoc_directive_are_not_cited() -> None:
+    # scrapy's items page: `Item`'s docstring (imported by autodoc, never read here) defines a
+    # target the page defines too, which takes `id3`; the second "Working with Item objects"
+    # is `id4` on the built page, and the `id4` docutils alone gives "Copying items" is on it.
+    head = "Items\n=====\n\nA\n-\n\nText.\n\nA\n-\n\nText.\n\n"
+    tail = "B\n-\n\nText.\n\nB\n-\n\nText.\n"
+    auto = ".. autoclass:: pkg.Item\n\n"
+    page = parse_rst("items.rst", head + auto + tail, SPHINX)
+    assert [s.anchors for s in page.sections] == [
+        ("items",),
+        ("a",),
+        ("id1", "pkg.Item"),  # before the docstring: known (autodoc's object opens it too)
+        ("b",),
+        (),  # `id2` by docutils' count, whatever the docstring took: cited as the page
+    ]
+    # Without autodoc nothing is imported: every number is known.
+    plain = parse_rst("items.rst", head + tail, SPHINX)
+    assert [s.anchors for s in plain.sections][-1] == ("id2",)
+
+
 def test_an_object_described_twice_gets_sphinxs_serial_id() -> None:
     text = "T\n=\n\n.. function:: f()\n\n   One.\n\n.. function:: f()\n\n   Two.\n"
     page = parse_rst("api.rst", text, SPHINX)
