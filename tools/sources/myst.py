@@ -46,7 +46,9 @@ from tools.sources.rst_sphinx import (
     RefContext,
     RstOptions,
     describes_object,
+    enter_scope,
     include_root,
+    leave_scope,
     object_scope,
 )
 from tools.sources.site import may_include, note_read
@@ -399,16 +401,18 @@ class _Converter:
         body is MyST, read under it: a class's body in the class's scope, as Sphinx nests it.
         """
         head = self.rst(_as_rst(name, arg, options, ""))
-        level, scope = self.level, object_scope(name, arg, self.options, self.ref.module)
+        ref = self.ref
+        current = ref.classes[-1] if ref.classes else ""
+        scope = object_scope(
+            name, arg, self.options, ref.module, current, str(options.get("module") or "")
+        )
+        level, outer = self.level, enter_scope(scope, ref)
         self.level += 1
-        if scope is not None:
-            self.ref.classes.append(scope)
         try:
             inner = self.convert(content, depth + 1).strip("\n") if content.strip() else ""
         finally:
             self.level = level
-            if scope is not None and self.ref.classes:
-                self.ref.classes.pop()
+            leave_scope(outer, ref)
         return "\n\n".join(part for part in (head, inner) if part)
 
     def rst(self, text: str) -> str:

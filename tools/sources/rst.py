@@ -34,6 +34,7 @@ from docutils.transforms.references import PropagateTargets
 from tools.sources import docutils_fast
 from tools.sources.mdx import Page, Section, plain_page
 from tools.sources.rst_sphinx import (
+    AUTO_ID_PREFIX,
     PY_ROLES,
     ParseState,
     RefContext,
@@ -91,7 +92,7 @@ def _settings(source_path: str, state: ParseState) -> Any:
         template.report_level = 5  # messages stay in the tree (dropped there), not on stderr
         template.halt_level = 5
         template.warning_stream = False
-        template.auto_id_prefix = "id"
+        template.auto_id_prefix = AUTO_ID_PREFIX
         template.id_prefix = ""
         template.syntax_highlight = "none"
         template.raw_enabled = False
@@ -287,6 +288,13 @@ class _Renderer:
         self.titles = _section_titles(document, self)
         self._walk(document, 0)
         self._flush()
+        known = self.state.numbered_ids_known
+        if known is not None:
+            for section in self.out:
+                kept = [i for i in section.anchors if not _numbered_after(i, known)]
+                if len(kept) < len(section.anchors):
+                    section.anchor = ""
+                    _set_ids(section, kept)
         return self.out
 
     def _flush(self) -> None:
@@ -309,7 +317,10 @@ class _Renderer:
             if isinstance(child, nodes.section):
                 title = child.next_node(nodes.title)
                 heading = self.inline(title, plain=True) if title is not None else ""
-                self._start(heading.strip(), level + 1, _sorted_section_ids(child["ids"]))
+                # One space between words, as the page shows them: a substitution conf.py
+                # computes (`Scrapy |version| documentation`) leaves two where it stood.
+                heading = " ".join(heading.split())
+                self._start(heading, level + 1, _sorted_section_ids(child["ids"]))
                 self._walk(child, level + 1)
             elif isinstance(child, object_desc) and _without_text(child):
                 # An autodoc object (its docstring is not in the source): its ids, no section.
@@ -657,6 +668,19 @@ def _ids_of(section: Section) -> Iterator[str]:
     if section.anchor:
         yield section.anchor
     yield from section.ids
+
+
+_NUMBERED_ID = re.compile(rf"{AUTO_ID_PREFIX}(\d+)")
+
+
+def _numbered_after(node_id: str, known: int) -> bool:
+    """Whether `node_id` is a docutils numbered id past the `known` ones (see `ParseState`).
+
+    An autodoc docstring on the built page can take numbers before it: the site may serve
+    this number on another element, so it is not cited (the section's other ids still are).
+    """
+    m = _NUMBERED_ID.fullmatch(node_id)
+    return m is not None and int(m.group(1)) > known
 
 
 def _set_ids(section: Section, ids: list[str]) -> None:

@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from docutils import nodes, utils
 from docutils.parsers.rst import Directive, directives, roles, states
@@ -33,6 +33,8 @@ from tools.sources.site import may_include, note_read
 if TYPE_CHECKING:
     from tools.sources.sphinx_xrefs import XrefTargets
 
+# The prefix of docutils' numbered ids as Sphinx sets it (`auto_id_prefix`): `id1`, `id2`…
+AUTO_ID_PREFIX = "id"
 # Why an include was not read (`may_include`).
 REFUSED_INCLUDE = "outside the repository, or a dot file: not read"
 # The tags an HTML build sets (`only` directive); what `sphinx-build -b html` evaluates against.
@@ -108,6 +110,15 @@ class ParseState:
     program: str = ""
     module: str = ""
     classes: list[str] = field(default_factory=list)
+    # docutils' numbered ids (`id7`) handed out before the page's first autodoc directive:
+    # the docstring Sphinx puts there (never read here) may take numbers, so later ones are
+    # unknown (None: the page has no autodoc directive).
+    numbered_ids_known: int | None = None
+
+    def note_autodoc(self, document: nodes.document) -> None:
+        """An autodoc directive: the numbered ids after this point are not known."""
+        if self.numbered_ids_known is None:
+            self.numbered_ids_known = int(document.id_counter[AUTO_ID_PREFIX])
 
 
 def state_of(document: nodes.document) -> ParseState:
@@ -166,7 +177,7 @@ def object_id(taken: Container[str], prefix: str, name: str) -> str:
         node_id = ""
     serial = 0
     while not node_id or node_id in taken:
-        node_id = f"{prefix or 'id'}-{serial}"
+        node_id = f"{prefix}-{serial}" if prefix else f"id{serial}"
         serial += 1
     return node_id
 
@@ -195,31 +206,124 @@ def option_names(signature: str) -> list[str]:
     return names
 
 
-def py_fullname(directive: str, signature: str, module: str, classes: Sequence[str]) -> str:
-    """The dotted name Sphinx gives a Python object (its id), as autodoc resolves it.
+# autodoc's kinds (`autoclass` → `class`) and the Python directives that nest (`allow_nesting`).
+_AUTODOC_KIND = {
+    "autofunction": "function",
+    "autoclass": "class",
+    "autoexception": "exception",
+    "autodata": "data",
+    "autodecorator": "decorator",
+    "automethod": "method",
+    "autoattribute": "attribute",
+    "autoproperty": "property",
+}
+_CLASS_LEVEL = frozenset({"method", "attribute", "property"})
+_NESTING = frozenset({"class", "exception"})
+# autodoc's `py_ext_sig_re` (a `mod::` module, the dotted path, the name) for an auto directive.
+_AUTODOC_NAME = re.compile(r"^\s*(?:(?P<module>[\w.]+)::)?(?P<path>(?:\w+\.)*)(?P<base>\w+)")
 
-    A dotted name in a module-level autodoc directive (`autofunction pkg.f`) is absolute;
-    in a class-level one (`automethod Cls.m`) the class sits in the current module.
+
+@dataclass(frozen=True)
+class PyName:
+    """A Python object as Sphinx's domain names it, and the scope its content is read in.
+
+    `module` is the module it is documented in (the directive's `:module:`, or the one in
+    force), `fullname` its name inside the module (`Request.copy`); `inner_class` is Sphinx's
+    `py:class` while its content is parsed, `inner_module` its `py:module` when the directive
+    sets one (`:module:`, always for autodoc's output; None: the page's goes on).
     """
-    m = _PY_NAME.match(signature)
-    name = m.group("name") if m else signature.split("(")[0].strip()
-    if directive in _AUTODOC_MODULE_LEVEL and "." in name:
-        return name
-    prefix = ".".join(p for p in (module, *classes) if p)
-    if prefix and not name.startswith(prefix + "."):
-        return f"{prefix}.{name}"
-    return name
+
+    module: str
+    fullname: str
+    inner_class: str
+    inner_module: str | None
+
+    @property
+    def dotted(self) -> str:
+        """The name the domain notes and its id is made from (`scrapy.Request.copy`)."""
+        return f"{self.module}.{self.fullname}" if self.module else self.fullname
 
 
-def py_class_scope(directive: str, signature: str, module: str) -> str | None:
-    """The name a class directive adds to the scope of the objects inside it (None: not a class)."""
-    if directive.split(":")[-1] not in {"class", "exception", "autoclass", "autoexception"}:
+def py_name(
+    directive: str, signature: str, module: str, current_class: str, module_option: str = ""
+) -> PyName | None:
+    """How Sphinx names a Python object description (None: it names nothing we can know).
+
+    An auto directive is first resolved as autodoc does (`_resolve_name`: a dotted module-level
+    name is absolute, `automethod Cls.m` takes its module from the page) into the `py:`
+    directive it writes, with its `:module:`; then `PyObject.handle_signature` puts the name in
+    the current class unless the signature repeats that class (`.. attribute:: Request.url`
+    inside `Request` is `Request.url`, not `Request.Request.url`).
+    """
+    if UNKNOWN_CLASS in current_class:
         return None
-    m = _PY_NAME.match(signature)
-    name = m.group("name") if m else signature
-    if directive.startswith("auto") and module:
-        name = name.removeprefix(module + ".")
-    return name
+    kind = directive.split(":")[-1]
+    auto = _AUTODOC_KIND.get(kind)
+    if auto is not None:
+        m = _AUTODOC_NAME.match(signature)
+        if m is None:
+            return None
+        parts = [p for p in m.group("path").split(".") if p]
+        if m.group("module"):
+            module_option = m.group("module")
+        elif auto in _CLASS_LEVEL:
+            mod_cls = ".".join(parts) or current_class
+            if not mod_cls:
+                return None  # autodoc cannot tell the class: it documents nothing
+            owner, _, cls = mod_cls.rpartition(".")
+            module_option, parts = owner or module, [cls]
+        elif parts:
+            module_option, parts = ".".join(parts), []
+        else:
+            module_option = module
+        name, kind = ".".join([*parts, m.group("base")]), auto
+    else:
+        pm = _PY_NAME.match(signature)
+        name = pm.group("name") if pm else signature.split("(")[0].strip()
+    if not name:
+        return None
+    owner, _, base = name.rpartition(".")
+    prefix = f"{owner}." if owner else ""
+    if current_class:
+        if prefix and (prefix == current_class or prefix.startswith(current_class + ".")):
+            fullname = prefix + base
+            prefix = prefix[len(current_class) :].lstrip(".")
+        else:
+            fullname = f"{current_class}.{prefix}{base}"
+    else:
+        fullname = prefix + base
+    obj_module = module_option or module
+    if kind in _NESTING:
+        inner_class = fullname
+    else:
+        inner_class = prefix.strip(".") or current_class
+    return PyName(obj_module, fullname, inner_class, module_option or None)
+
+
+class _Scope(Protocol):
+    module: str
+    classes: list[str]
+
+
+def enter_scope(name: PyName | None, scope: _Scope) -> tuple[str | None, list[str]]:
+    """Put an object's content scope in force (`before_content`); returns what `leave_scope` restores."""
+    outer = (scope.module if name and name.inner_module is not None else None, list(scope.classes))
+    if name is not None:
+        if name.inner_module is not None:
+            scope.module = name.inner_module
+        if name.inner_class:
+            scope.classes.append(name.inner_class)
+    return outer
+
+
+def leave_scope(outer: tuple[str | None, list[str]] | None, scope: _Scope) -> None:
+    """Sphinx's `after_content`: the class, and a module the object set, as they were before it."""
+    if outer is None:
+        return
+    module, classes = outer
+    if module is not None:
+        scope.module = module
+    scope.classes[:] = classes
 
 
 def _register_ids(document: nodes.document, node: nodes.Element) -> None:
@@ -880,39 +984,38 @@ class PyObject(ObjectDirective):
         """The built-in directive this one is (its own name, or the one conf.py's class is)."""
         return self.like or self.name
 
-    def _fullname(self, signature: str) -> str:
+    def _name(self, signature: str) -> PyName | None:
         st = self.parse_state
-        return py_fullname(self.directive, signature, st.module, st.classes)
+        current = st.classes[-1] if st.classes else ""
+        module_option = str(self.options.get("module") or "").strip()
+        return py_name(self.directive, signature, st.module, current, module_option)
 
     @override
     def ids_for(self, signature: str) -> list[str]:
-        fullname = self._fullname(signature)
-        return [fullname] if fullname and fullname not in self.state.document.ids else []
+        name = self._name(signature)
+        return [_object_id(self.state.document, "", name.dotted)] if name else []
 
     @override
     def heading(self, signatures: Sequence[str]) -> str:
         if not signatures:
             return ""
         if self.directive.startswith("auto"):
-            return self._fullname(signatures[0]).removesuffix("()")
+            name = self._name(signatures[0])
+            return name.dotted if name else signatures[0]
         return signatures[0]
 
     @override
     def enter(self) -> None:
+        if self.directive.startswith("auto"):
+            self.parse_state.note_autodoc(self.state.document)
         signatures = _signatures(self)
-        scope = (
-            py_class_scope(self.directive, signatures[0], self.parse_state.module)
-            if signatures
-            else None
-        )
-        if scope is not None:
-            self.parse_state.classes.append(scope)
-            self._pushed = True
+        name = self._name(signatures[0]) if signatures else None
+        st = self.parse_state
+        self._outer = enter_scope(name, st)
 
     @override
     def leave(self) -> None:
-        if getattr(self, "_pushed", False):
-            self.parse_state.classes.pop()
+        leave_scope(getattr(self, "_outer", None), self.parse_state)
 
 
 class GenericObject(ObjectDirective):
@@ -925,6 +1028,28 @@ class GenericObject(ObjectDirective):
 
 class DescribeObject(ObjectDirective):
     """`describe` / `object`: a heading without an id."""
+
+
+# The class in force inside a project's class directive that names its objects itself (its
+# own `handle_signature`): what it nests has a name, and an id, that cannot be known.
+UNKNOWN_CLASS = "\x00"
+
+
+class OwnNamedClass(DescribeObject):
+    """A project's Python class directive with its own `handle_signature`: a heading, no id.
+
+    Sphinx nests what it contains in the name it makes, which only its code knows: those
+    objects get no id either (one guessed would not be on the page).
+    """
+
+    @override
+    def enter(self) -> None:
+        self.parse_state.classes.append(UNKNOWN_CLASS)
+
+    @override
+    def leave(self) -> None:
+        if self.parse_state.classes:
+            self.parse_state.classes.pop()
 
 
 class CrossrefTarget(_SphinxDirective):
@@ -965,6 +1090,7 @@ class AutoModule(ModuleDirective):
 
     @override
     def run(self) -> list[nodes.Node]:
+        self.parse_state.note_autodoc(self.state.document)
         out = super().run()
         return out + list(self.parse_content(nodes.container()).children)
 
@@ -1075,6 +1201,7 @@ SPHINX_DIRECTIVES: dict[str, type[Directive]] = {
     "option": OptionObject,
     "program": Program,
     "describe": DescribeObject,
+    "describe-class": OwnNamedClass,
     "object": DescribeObject,
     "module": ModuleDirective,
     "currentmodule": CurrentModule,
@@ -1206,11 +1333,21 @@ def describes_object(name: str, options: RstOptions) -> bool:
     return handler is not None and issubclass(handler, ObjectDirective)
 
 
-def object_scope(name: str, signature: str, options: RstOptions, module: str) -> str | None:
-    """The class name an object directive puts in scope for what it contains (None: no class)."""
+def object_scope(
+    name: str,
+    signature: str,
+    options: RstOptions,
+    module: str,
+    current_class: str,
+    module_option: str = "",
+) -> PyName | None:
+    """The scope a Python object directive puts in force for its content (None: not one)."""
     name = name.lower()
+    handler = _handler_for(name, options)
+    if handler is None or not issubclass(handler, PyObject):
+        return None
     like = options.domain_directives.get(name, name)
-    return py_class_scope(like, signature.strip().split("\n", 1)[0], module)
+    return py_name(like, signature.strip().split("\n", 1)[0], module, current_class, module_option)
 
 
 # -- roles ----------------------------------------------------------------------------------

@@ -145,7 +145,7 @@ _STD_CLASSES = {"GenericObject": "object-type", "Target": "crossref-type", "Cmdo
 
 @dataclass(frozen=True)
 class SetupTypes:
-    """What conf.py's `setup(app)` registers, read from its calls (never run).
+    """What conf.py's `setup(app)` (and a local extension's) registers, read from its calls (never run).
 
     `crossref` / `objects`: directive names of `add_crossref_type` / `add_object_type`;
     `roles`: each of their role names → the directive (type) it references (`rolename`);
@@ -158,6 +158,120 @@ class SetupTypes:
     objects: frozenset[str] = frozenset()
     roles: Mapping[str, str] = field(default_factory=dict)
     directives: Mapping[str, str] = field(default_factory=dict)
+
+    def merged(self, other: SetupTypes) -> SetupTypes:
+        """These types and an extension's (Sphinx runs conf.py's `setup` after the extensions')."""
+        return SetupTypes(
+            self.crossref | other.crossref,
+            self.objects | other.objects,
+            {**other.roles, **self.roles},
+            {**other.directives, **self.directives},
+        )
+
+
+def _sys_path_dirs(tree: ast.Module, conf_dir: Path) -> list[Path]:
+    """The folders conf.py puts on `sys.path` (`sys.path.insert(0, os.path.abspath("_ext"))`).
+
+    Read from the calls' arguments without running them: literals, `__file__`, `os.path`'s
+    `abspath` / `realpath` / `join` / `dirname`, `pathlib`'s `Path(…)`, `/`, `.parent`,
+    `.resolve()` / `.absolute()` and `str(…)`; a relative folder is taken from conf.py's
+    folder, where Sphinx runs it. An argument of another form is skipped.
+    """
+    found: list[Path] = []
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("insert", "append")
+            and isinstance(node.func.value, ast.Attribute)
+            and node.func.value.attr == "path"
+            and isinstance(node.func.value.value, ast.Name)
+            and node.func.value.value.id == "sys"
+            and node.args
+        ):
+            continue
+        folder = _path_value(node.args[-1], conf_dir)
+        if folder is not None and folder not in found:
+            found.append(folder)
+    return found
+
+
+def _path_value(node: ast.expr, conf_dir: Path, depth: int = 0) -> Path | None:
+    """A path expression of conf.py's (see `_sys_path_dirs`), or None when of another form."""
+    if depth > 12:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return conf_dir / node.value
+    if isinstance(node, ast.Name) and node.id == "__file__":
+        return conf_dir / "conf.py"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        left, right = _path_value(node.left, conf_dir, depth + 1), node.right
+        if left is not None and isinstance(right, ast.Constant) and isinstance(right.value, str):
+            return left / right.value
+        return None
+    if isinstance(node, ast.Attribute) and node.attr == "parent":
+        inner = _path_value(node.value, conf_dir, depth + 1)
+        return inner.parent if inner is not None else None
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    name = (
+        func.attr
+        if isinstance(func, ast.Attribute)
+        else func.id
+        if isinstance(func, ast.Name)
+        else ""
+    )
+    if name in ("resolve", "absolute") and isinstance(func, ast.Attribute) and not node.args:
+        return _path_value(func.value, conf_dir, depth + 1)
+    if name in ("abspath", "realpath", "str", "Path", "normpath") and len(node.args) == 1:
+        return _path_value(node.args[0], conf_dir, depth + 1)
+    if name == "dirname" and len(node.args) == 1:
+        inner = _path_value(node.args[0], conf_dir, depth + 1)
+        return inner.parent if inner is not None else None
+    if name == "join" and node.args:
+        first = _path_value(node.args[0], conf_dir, depth + 1)
+        rest = [a.value for a in node.args[1:] if isinstance(a, ast.Constant)]
+        parts = [r for r in rest if isinstance(r, str)]
+        if first is None or len(parts) != len(node.args) - 1:
+            return None
+        return first.joinpath(*parts)
+    return None
+
+
+def local_extensions(conf: Path, tree: ast.Module, extensions: Iterable[str]) -> list[ast.Module]:
+    """The extension modules of `extensions` that live beside conf.py, parsed (never imported).
+
+    Sphinx imports each name from `sys.path`; the folders conf.py adds there (and conf.py's own)
+    are searched for `name.py` or `name/__init__.py`. Only files inside conf.py's folder are
+    read: an installed package, or a file outside the docs, is not the docs' to read here.
+    """
+    conf_dir = conf.parent.resolve()
+    dirs = [conf_dir, *_sys_path_dirs(tree, conf_dir)]
+    modules: list[ast.Module] = []
+    for ext in extensions:
+        rel = ext.replace(".", "/")
+        if not re.fullmatch(r"[\w/]+", rel):
+            continue
+        for folder in dirs:
+            hit = next(
+                (
+                    f.resolve()
+                    for f in (folder / f"{rel}.py", folder / rel / "__init__.py")
+                    if f.is_file()
+                ),
+                None,
+            )
+            if hit is None:
+                continue
+            if not hit.is_relative_to(conf_dir):
+                break
+            try:
+                modules.append(ast.parse(hit.read_text(encoding="utf-8", errors="replace")))
+            except (OSError, SyntaxError, ValueError) as exc:
+                log.warning("%s: cannot read the extension (%s)", hit, exc)
+            break
+    return modules
 
 
 def _call_arg(node: ast.Call, position: int, keyword: str) -> ast.expr | None:
@@ -172,7 +286,8 @@ def _class_kind(node: ast.expr | None, classes: Mapping[str, ast.ClassDef], dept
     """The built-in directive a directive class behaves as ("" when unknown).
 
     Sphinx's own classes by name (`PyFunction`, `python.PyMethod`); a class defined in conf.py
-    by its bases, the first that is known.
+    (or a local extension) by its bases, the first that is known, unless it writes its own
+    `handle_signature`: then `describe`.
     """
     name = (
         node.id
@@ -186,11 +301,48 @@ def _class_kind(node: ast.expr | None, classes: Mapping[str, ast.ClassDef], dept
     if name in _STD_CLASSES:
         return _STD_CLASSES[name]
     if name in classes and depth < 8:
+        if any(
+            isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == "handle_signature"
+            for n in classes[name].body
+        ):
+            # It names its objects itself: a heading whose id cannot be known, and a class
+            # one's content is named inside that unknown name.
+            nests = any(
+                _class_kind(b, classes, depth + 1) in ("class", "exception")
+                for b in classes[name].bases
+            )
+            return "describe-class" if nests else "describe"
         for base in classes[name].bases:
             kind = _class_kind(base, classes, depth + 1)
             if kind:
                 return kind
     return ""
+
+
+def _loop_values(tree: ast.Module) -> dict[int, list[dict[str, Any]]]:
+    """For each call inside `for NAME in ("a", "b"):` (a literal sequence), NAME's values.
+
+    Keyed by the call node's `id`; a call in no such loop is not in the mapping.
+    """
+    out: dict[int, list[dict[str, Any]]] = {}
+    for loop in ast.walk(tree):
+        if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)):
+            continue
+        values = _literal(loop.iter)
+        if not isinstance(values, list | tuple) or len(values) > 100:
+            continue
+        for node in ast.walk(loop):
+            if isinstance(node, ast.Call):
+                outer = out.get(id(node), [{}])
+                out[id(node)] = [{**b, loop.target.id: v} for b in outer for v in values][:1000]
+    return out
+
+
+def _bound_literal(node: ast.expr | None, bound: Mapping[str, Any]) -> Any:
+    """A literal argument, or a loop variable's value (`_loop_values`)."""
+    if isinstance(node, ast.Name) and node.id in bound:
+        return bound[node.id]
+    return _literal(node)
 
 
 def _setup_types(tree: ast.Module) -> SetupTypes:
@@ -200,18 +352,21 @@ def _setup_types(tree: ast.Module) -> SetupTypes:
     roles: dict[str, str] = {}
     directives: dict[str, str] = {}
     classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    loops = _loop_values(tree)
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
         kind = node.func.attr
         if kind in {"add_crossref_type", "add_object_type"}:
-            name = _literal(_call_arg(node, 0, "directivename"))
-            if not isinstance(name, str) or not name.strip():
-                continue
-            name = name.strip().lower()
-            (crossref if kind == "add_crossref_type" else objects).add(name)
-            role = _literal(_call_arg(node, 1, "rolename"))
-            roles[role.strip().lower() if isinstance(role, str) and role.strip() else name] = name
+            for bound in loops.get(id(node), [{}]):
+                name = _bound_literal(_call_arg(node, 0, "directivename"), bound)
+                if not isinstance(name, str) or not name.strip():
+                    continue
+                name = name.strip().lower()
+                (crossref if kind == "add_crossref_type" else objects).add(name)
+                role = _bound_literal(_call_arg(node, 1, "rolename"), bound)
+                role = role.strip().lower() if isinstance(role, str) and role.strip() else name
+                roles[role] = name
         elif kind in {"add_directive_to_domain", "add_directive"}:
             domain = _literal(_call_arg(node, 0, "domain")) if kind != "add_directive" else ""
             at = 1 if kind == "add_directive_to_domain" else 0
@@ -224,6 +379,10 @@ def _setup_types(tree: ast.Module) -> SetupTypes:
                 objects.add(name)
             elif behaves == "crossref-type" and domain in ("std", ""):
                 crossref.add(name)
+            elif behaves in ("describe", "describe-class"):
+                directives[name] = behaves
+                if domain:
+                    directives[f"{domain}:{name}"] = behaves
             elif behaves in _PY_CLASSES.values() and domain in ("py", ""):
                 directives[name] = behaves
                 if domain == "py":
@@ -295,6 +454,8 @@ def read_conf(path: Path) -> SphinxConfig:
     values: dict[str, Any] = {}
     _read_statements(tree.body, values)
     types = _setup_types(tree)
+    for module in local_extensions(path, tree, _strings(values.get("extensions"))):
+        types = types.merged(_setup_types(module))
     suffixes = _strings(values.get("source_suffix")) or (".rst",)
     suffix_map = values.get("source_suffix")
     rst_suffixes = (

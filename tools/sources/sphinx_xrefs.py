@@ -42,12 +42,12 @@ from docutils import nodes
 
 from tools.sources.rst_sphinx import (
     PY_ROLES,
+    UNKNOWN_CLASS,
     RstOptions,
     object_id,
     option_names,
     option_prefix,
-    py_class_scope,
-    py_fullname,
+    py_name,
     std_object_name,
 )
 
@@ -68,6 +68,7 @@ _PY_DIRECTIVES = frozenset(
 )
 _STD_DIRECTIVES = frozenset({"confval", "envvar"})
 _NO_INDEX = re.compile(r"^\s+:(?:no-?index|no-typesetting):", re.MULTILINE)
+_MODULE_OPTION = re.compile(r"^\s+:module:[ \t]*(\S+)", re.MULTILINE)
 
 _DIRECTIVE = re.compile(
     r"^(?P<indent>[ \t]*)\.\.[ \t]+(?P<name>[A-Za-z][\w:+.-]*)[ \t]*::(?P<arg>.*)$"
@@ -227,7 +228,7 @@ class XrefTargets:
         if target.startswith("."):
             found: tuple[str, str] | None = self._lookup("tail", "." + target.lstrip("."))
             return found
-        scope = ".".join(classes)
+        scope = classes[-1] if classes else ""  # Sphinx's `py:class`: the innermost class
         candidates = [target]
         if scope:
             candidates.append(f"{scope}.{target}")
@@ -313,7 +314,8 @@ def scan_page(docname: str, text: str, options: RstOptions) -> PageTargets:
     taken: set[str] = set()  # ids in document order, as docutils hands them out
     pending: list[str] = []  # labels waiting for what follows them
     module, program = "", ""
-    scopes: list[tuple[int, str]] = []  # (indent, class name) of enclosing class directives
+    # Enclosing Python objects: (indent, the class in force inside, the module to restore).
+    scopes: list[tuple[int, str, str | None]] = []
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -348,7 +350,8 @@ def scan_page(docname: str, text: str, options: RstOptions) -> PageTargets:
             arg = directive.group("arg").strip()
             body = _options_block(lines, i + 1)
             while scopes and scopes[-1][0] >= indent:
-                scopes.pop()
+                restore = scopes.pop()[2]
+                module = module if restore is None else restore
             module, program = _object_targets(
                 page, taken, name, arg, body, module, program, scopes, indent, options
             )
@@ -380,7 +383,7 @@ def _object_targets(
     body: str,
     module: str,
     program: str,
-    scopes: list[tuple[int, str]],
+    scopes: list[tuple[int, str, str | None]],
     indent: int,
     options: RstOptions,
 ) -> tuple[str, str]:
@@ -397,16 +400,20 @@ def _object_targets(
         return name, program
     if base == "program":
         return module, "" if arg == "None" else "-".join(arg.split())
+    if base == "describe-class":  # a project's class naming itself: its content unknown too
+        scopes.append((indent, UNKNOWN_CLASS, None))
+        return module, program
     if not arg or _NO_INDEX.search(body):
         return module, program
     if base in _PY_DIRECTIVES and (directive == base or directive.startswith("py:")):
-        classes = [name for _, name in scopes]
-        fullname = py_fullname(base, arg, module, classes)
-        if fullname and fullname not in taken:
-            _add(page, taken, ("py", fullname), fullname)
-        scope = py_class_scope(base, arg, module)
-        if scope is not None:
-            scopes.append((indent, scope))
+        current = scopes[-1][1] if scopes else ""
+        option = _MODULE_OPTION.search(body)
+        obj = py_name(base, arg, module, current, option.group(1) if option else "")
+        if obj is not None:
+            _add(page, taken, ("py", obj.dotted), object_id(taken, "", obj.dotted))
+            scopes.append((indent, obj.inner_class, None if obj.inner_module is None else module))
+            if obj.inner_module is not None:
+                module = obj.inner_module
     elif base == "option":
         prefix = option_prefix(program)
         for name in option_names(arg):

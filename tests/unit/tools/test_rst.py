@@ -357,7 +357,7 @@ def test_object_descriptions_are_sections_with_the_sites_ids() -> None:
     assert found["capsys"] == (
         "capsys",
         "std-fixture-capsys",
-        "_pytest.capture.capsys",
+        "pytest.capture.capsys",  # Sphinx's make_id drops a leading `_`, as pytest's site shows
         "pytest_addoption",
         "std-hook-pytest_addoption",
     )
@@ -388,12 +388,112 @@ def test_python_objects_get_their_dotted_names() -> None:
     assert [anchors(s) for s in page.sections[1:]] == [
         ("pytest.Mark",),
         ("pytest.Config.getoption",),
-        ("_pytest.capture.capsys",),
+        ("pytest.capture.capsys",),
         ("pytest.Foo",),
         ("pytest.Foo.bar",),
         ("cmdoption-k",),
         ("cmdoption-pytest-xdist-n", "cmdoption-pytest-xdist-numprocesses"),
     ]
+
+
+# A reference page written as scrapy's is (docs/topics/request-response.rst): an autodoc class
+# named from another module than the page's, members that repeat their class's name.
+API_PAGE = """API
+===
+
+.. module:: scrapy.http
+
+.. autoclass:: scrapy.Request
+
+    .. attribute:: Request.url
+
+        The URL.
+
+    .. autoattribute:: callback
+
+    .. method:: Request.copy()
+
+        A copy.
+
+.. class:: TextResponse(url)
+
+    .. attribute:: TextResponse.text
+
+        The body as text.
+
+.. method:: Inner.close()
+
+    .. method:: flush()
+
+        Flushes.
+
+.. currentmodule:: None
+
+.. method:: __init__(self, file)
+
+    A plugin's constructor.
+"""
+
+
+def test_python_objects_are_named_as_sphinx_names_them() -> None:
+    from tools.sources.sphinx_xrefs import scan_page
+
+    page = parse_rst("api.rst", API_PAGE, SPHINX)
+    ids = [anchors(s) for s in page.sections[1:]]
+    # The ids scrapy's built page serves: autodoc's `:module:` (`scrapy`, from the dotted name)
+    # holds inside the class, a member repeating its class is not nested twice, the page's
+    # module comes back after the class, a method named `Inner.close` puts `Inner` in force for
+    # its content, and `make_id` drops a leading `_`.
+    assert ids == [
+        ("scrapy.Request", "module-scrapy.http"),
+        ("scrapy.Request.url", "scrapy.Request.callback"),
+        ("scrapy.Request.copy",),
+        ("scrapy.http.TextResponse",),
+        ("scrapy.http.TextResponse.text",),
+        ("scrapy.http.Inner.close",),
+        ("scrapy.http.Inner.flush",),
+        ("init__",),
+    ]
+    assert page.sections[1].heading == "scrapy.Request"
+    # The cross-reference index names the same objects with the same ids.
+    objects = scan_page("api", API_PAGE, SPHINX).objects
+    assert {k[1]: v for k, v in objects.items() if k[0] == "py"} == {
+        "scrapy.Request": "scrapy.Request",
+        "scrapy.Request.url": "scrapy.Request.url",
+        "scrapy.Request.callback": "scrapy.Request.callback",
+        "scrapy.Request.copy": "scrapy.Request.copy",
+        "scrapy.http.TextResponse": "scrapy.http.TextResponse",
+        "scrapy.http.TextResponse.text": "scrapy.http.TextResponse.text",
+        "scrapy.http.Inner.close": "scrapy.http.Inner.close",
+        "scrapy.http.Inner.flush": "scrapy.http.Inner.flush",
+        "__init__": "init__",
+    }
+
+
+def test_numbered_ids_after_an_autodoc_directive_are_not_cited() -> None:
+    # scrapy's items page: `Item`'s docstring (imported by autodoc, never read here) defines a
+    # target the page defines too, which takes `id3`; the second "Working with Item objects"
+    # is `id4` on the built page, and the `id4` docutils alone gives "Copying items" is on it.
+    head = "Items\n=====\n\nA\n-\n\nText.\n\nA\n-\n\nText.\n\n"
+    tail = "B\n-\n\nText.\n\nB\n-\n\nText.\n"
+    auto = ".. autoclass:: pkg.Item\n\n"
+    page = parse_rst("items.rst", head + auto + tail, SPHINX)
+    assert [s.anchors for s in page.sections] == [
+        ("items",),
+        ("a",),
+        ("id1", "pkg.Item"),  # before the docstring: known (autodoc's object opens it too)
+        ("b",),
+        (),  # `id2` by docutils' count, whatever the docstring took: cited as the page
+    ]
+    # Without autodoc nothing is imported: every number is known.
+    plain = parse_rst("items.rst", head + tail, SPHINX)
+    assert [s.anchors for s in plain.sections][-1] == ("id2",)
+
+
+def test_an_object_described_twice_gets_sphinxs_serial_id() -> None:
+    text = "T\n=\n\n.. function:: f()\n\n   One.\n\n.. function:: f()\n\n   Two.\n"
+    page = parse_rst("api.rst", text, SPHINX)
+    assert [anchors(s) for s in page.sections[1:]] == [("f",), ("id0",)]
 
 
 def test_sphinx_ids_keep_case_dots_and_underscores() -> None:
@@ -629,6 +729,15 @@ Version |release| is out.
     assert "- **term**: Its definition." in text
     assert "- **`-k EXPR`**: Only run matching tests." in text
     assert "Version 9.2 is out." in text
+
+
+def test_a_heading_keeps_one_space_where_an_empty_substitution_stood() -> None:
+    # scrapy's index: conf.py computes `version` (read as its `except` branch's ""), so the
+    # title would read "Scrapy  documentation"; the built page shows its words one space apart.
+    text = "=============================\nScrapy |version| documentation\n=============================\n\nText.\n"
+    page = parse_rst("index.rst", text, RstOptions(substitutions={"version": ""}))
+    assert page.title == page.sections[0].heading == "Scrapy documentation"
+    assert page.sections[0].anchor == "scrapy-version-documentation"
 
 
 def test_malformed_input_never_raises() -> None:

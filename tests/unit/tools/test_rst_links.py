@@ -169,6 +169,48 @@ def test_short_names_resolve_in_the_module_and_class_they_are_written_in(tmp_pat
     assert ("`Mark`", "reference.html#pytest.Mark") in page_links(page)
 
 
+def test_names_in_an_autodoc_class_resolve_in_its_own_module(tmp_path: Path) -> None:
+    # autodoc writes `autoclass:: pkg.Request` as `py:class:: Request` with `:module: pkg`:
+    # inside it the current module is `pkg`, and a member repeating its class is not nested.
+    pages = {
+        "index.rst": "Example\n=======\n\n.. toctree::\n\n   api\n",
+        "api.rst": """
+API
+===
+
+.. module:: pkg.http
+
+.. autoclass:: pkg.Request
+
+    .. attribute:: Request.url
+
+        Read by :meth:`copy` and :attr:`Request.url`.
+
+    .. method:: Request.copy()
+
+        See :class:`Response`.
+
+.. class:: Response
+
+    Has :attr:`Response.url`, unlike :attr:`url`.
+
+    .. attribute:: Response.url
+
+        The URL.
+""",
+    }
+    page = make_site(tmp_path, pages).parse("api.rst")
+    assert page_links(page) == [
+        ("`copy()`", "api.html#pkg.Request.copy"),
+        ("`Request.url`", "api.html#pkg.Request.url"),
+        ("`Response.url`", "api.html#pkg.http.Response.url"),
+        ("`url`", "api.html#pkg.http.Response.url"),
+    ]
+    # Inside `pkg.Request` a short `Response` is looked for in `pkg`, as Sphinx looks: not found.
+    copy = next(s for s in page.sections if s.heading == "Request.copy()")
+    assert copy.text == "See `Response`."
+
+
 def test_what_cannot_be_resolved_stays_text(tmp_path: Path) -> None:
     pages = dict(PAGES)
     pages["how-to/other.rst"] = """

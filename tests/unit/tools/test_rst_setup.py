@@ -136,3 +136,88 @@ def test_roles_use_the_role_names_sphinx_registers(tmp_path: Path) -> None:
     # Object roles stay code unless the reader links them (RstOptions.link_objects).
     plain = _site(tmp_path, link_objects=False).parse("index.rst").sections[0].text
     assert "Events `my-event`, `opt_a`, `capsys`, `slow`," in plain
+
+
+# conf.py as scrapy's and trio's are written: the extensions live in docs folders conf.py puts
+# on `sys.path`, and register their types in their own `setup(app)`.
+EXT_CONF = """
+import os, sys
+from pathlib import Path
+sys.path.append(str(Path(__file__).parent / "_ext"))
+sys.path.insert(0, os.path.abspath("."))
+sys.path.insert(0, os.path.abspath(".."))
+extensions = ["docstools", "local_customization", "outside", "sphinx.ext.autodoc"]
+"""
+DOCSTOOLS = """
+def setup(app):
+    for name in ("setting", "signal"):
+        app.add_crossref_type(directivename=name, rolename=name)
+"""
+CUSTOM = """
+from sphinx.domains.python import PyClasslike
+
+class Interface(PyClasslike):
+    def handle_signature(self, sig, signode):
+        return sig, ""
+
+def setup(app):
+    app.add_directive_to_domain("py", "interface", Interface)
+"""
+EXT_PAGE = """
+Settings
+========
+
+.. setting:: DOWNLOAD_DELAY
+
+DOWNLOAD_DELAY
+--------------
+
+Wait between requests; see :setting:`DOWNLOAD_DELAY` and :signal:`closed`.
+
+.. interface:: The file interface
+
+   What a file does.
+
+   .. attribute:: wrapped
+
+      The file inside.
+
+.. signal:: closed
+
+Closed
+------
+
+Sent on close.
+"""
+
+
+def test_local_extensions_register_their_types(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    (docs / "_ext").mkdir(parents=True)
+    (docs / "conf.py").write_text(EXT_CONF)
+    (docs / "_ext" / "docstools.py").write_text(DOCSTOOLS)
+    (docs / "local_customization.py").write_text(CUSTOM)
+    # Above conf.py's folder: on sys.path, but not the docs' own (an installed package alike).
+    (tmp_path / "outside.py").write_text(DOCSTOOLS.replace('"setting", "signal"', '"outer"'))
+    (docs / "index.rst").write_text(".. toctree::\n\n   settings\n")
+    (docs / "settings.rst").write_text(EXT_PAGE)
+    config = read_conf(docs / "conf.py")
+    assert config.crossref_types == {"setting", "signal"}
+    # A class directive that names things its own way: what it nests is named inside that name.
+    assert config.domain_directives["py:interface"] == "describe-class"
+    site = SphinxSite(docs)
+    site.options = replace(site.options, link_objects=True)
+    page = site.parse("settings.rst")
+    # The ids and links of a `sphinx-build -b html` of the same folder (Sphinx 9.0); the
+    # interface has an id there (`The-file-interface`) that its own handle_signature decides.
+    assert [(s.heading, s.anchors) for s in page.sections] == [
+        ("Settings", ("settings",)),
+        ("DOWNLOAD_DELAY", ("download-delay", "std-setting-DOWNLOAD_DELAY")),
+        ("The file interface", ()),
+        ("wrapped", ()),  # `The-file-interface.wrapped` there: no id we could know
+        ("Closed", ("closed", "std-signal-closed")),
+    ]
+    text = page.sections[1].text
+    assert "[`DOWNLOAD_DELAY`](settings.html#std-setting-DOWNLOAD_DELAY)" in text
+    assert "[`closed`](settings.html#std-signal-closed)" in text
+    assert not [k for k in site.xrefs.objects if k[0] == "py"]

@@ -410,3 +410,26 @@ def test_links_whose_text_holds_code_or_a_line_break_resolve_as_other_links(
         "[multi line page](other.html), [the `x` label](guide.html#install-label), "
         "[`ext` site](https://e.test/a), `[not](a-link.md)` and [`code` file](data/x.csv)."
     )
+
+
+def test_a_myst_class_with_its_own_module_names_its_members_in_it(tmp_path: Path) -> None:
+    # The ids of `sphinx-build -b html` (myst-parser 5.2) for this page: `:module:` holds for
+    # the class's content only, and a member repeating its class's name is not nested twice.
+    from tools.sources.sphinx_site import SphinxSite
+
+    (tmp_path / "conf.py").write_text(
+        'extensions = ["myst_parser"]\nmyst_enable_extensions = ["colon_fence"]\n'
+    )
+    (tmp_path / "index.md").write_text(
+        "# API\n\n```{py:module} pkg.http\n```\n\n::::{py:class} Request\n:module: pkg\n\n"
+        "Request text.\n\n:::{py:attribute} Request.url\nThe URL.\n:::\n::::\n\n"
+        "```{py:class} Response\nResponse text.\n```\n"
+    )
+    page = SphinxSite(tmp_path).parse("index.md")
+    # (`module-pkg.http` is served too; a `{py:module}` block's target is not kept yet.)
+    assert [s.anchors for s in page.sections] == [
+        ("api",),
+        ("pkg.Request",),
+        ("pkg.Request.url",),
+        ("pkg.http.Response",),
+    ]
