@@ -25,8 +25,8 @@ reader shows as raw text, each handled here the way the built site shows it:
 - code annotations: the `# (1)!` markers go from the code, the numbered notes stay as text;
 - Material's icon shortcodes (`:material-check:`) and, with pymdownx.emoji, emoji shortcodes
   (`:smile:`) go (the built page shows a picture; a heading's id is taken without it), as do
-  `{{ placeholder }}`s of build hooks, Jinja statements of a macros plugin (`{% raw %}`) and
-  layout HTML (`<div markdown>`);
+  `{{ placeholder }}`s of build hooks, Jinja statements of a macros plugin (`{% raw %}`) outside
+  code spans (a code span shows them as written) and layout HTML (`<div markdown>`);
 - the extensions mkdocs.yml turns on (`MarkdownSyntax`), only then, as Python-Markdown does:
   pymdownx.inlinehilite's `#!python x` / `:::python x` inline code reads as the code `x`;
   pymdownx.keys' `++ctrl+alt+del++` as the keys' labels ("Ctrl+Alt+Del"); abbr's
@@ -651,10 +651,8 @@ def _rewrite_prose(line: str, syntax: MarkdownSyntax = _NO_EXTENSIONS) -> str:
         line = outside_code(line, lambda part: _emoji(part, syntax.emoji))
     if "++" in line and syntax.keys:
         line = outside_code(line, lambda part: _KEYS_RE.sub(lambda m: _keys(m, syntax), part))
-    if "{{" in line:
-        line = _PLACEHOLDER_RE.sub("", line)
-    if "{%" in line:
-        line = _JINJA_TAG_RE.sub("", line)
+    if "{{" in line or "{%" in line:  # not in code: `{{ super() }}` in a code span is shown
+        line = outside_code(line, lambda part: _JINJA_TAG_RE.sub("", _PLACEHOLDER_RE.sub("", part)))
     if "<" in line:
         line = _LAYOUT_TAG_RE.sub("", line)
     return line

@@ -188,3 +188,16 @@ def test_an_indented_code_block_is_code_as_python_markdown_reads_it() -> None:
     for text in ("A lazy\n    line.", "more of the item", "more of the note", "in the note"):
         assert text in body and f"```\n{text}" not in body
     assert "raw HTML" in body
+
+
+def test_jinja_in_an_inline_code_span_is_code() -> None:
+    # The built page shows a code span as written (mkdocs 1.6, no macros plugin); in prose the
+    # reader drops a build hook's `{{ placeholder }}` and a macros plugin's `{% raw %}`.
+    text = (
+        "# T\n\nTo add links, use `{{ block.super }}`; the empty "
+        "`{% block navbar %}{% endblock %}` keeps the style. {% raw %}Hi {{ name }}.\n"
+    )
+    body = parse_mkdocs("p.md", text).body
+    assert "use `{{ block.super }}`;" in body
+    assert "`{% block navbar %}{% endblock %}`" in body
+    assert "{% raw %}" not in body and "{{ name }}" not in body
