@@ -39,8 +39,8 @@ from tools.text import index_terms
 
 # 43: pages read anew (MkDocs inlinehilite, keys, emoji, abbr, INHERIT, snippet auto_append and
 # hidden text of included files; Docusaurus versions, spreads, mdx-code-block, heading comments;
-# Sphinx conf.py setup() registrations, MyST object directives and currentmodule; built sites'
-# `_modules`). 42: pages read anew (readers fixed on unseen MkDocs, Sphinx and Docusaurus sites), and each
+# Sphinx conf.py setup() registrations, MyST object directives and currentmodule, Python object
+# ids as Sphinx makes them; MkDocs indented code; code spans in headings; built sites' `_modules`). 42: pages read anew (readers fixed on unseen MkDocs, Sphinx and Docusaurus sites), and each
 # Sphinx page's target lookups kept (`lookups`: read again when a target changes). 41: the files each page shows besides its own (`reads`: a page is read again when one
 # changes). 40: pages read anew (Sphinx includes from the repository holding the docs, notebooks).
 # 39: pages read anew (Sphinx cross-references as links, MyST pages, inline HTML as text,
