@@ -215,13 +215,7 @@ def _path_value(node: ast.expr, conf_dir: Path, depth: int = 0) -> Path | None:
     if not isinstance(node, ast.Call):
         return None
     func = node.func
-    name = (
-        func.attr
-        if isinstance(func, ast.Attribute)
-        else func.id
-        if isinstance(func, ast.Name)
-        else ""
-    )
+    name = _ast_name(func)
     if name in ("resolve", "absolute") and isinstance(func, ast.Attribute) and not node.args:
         return _path_value(func.value, conf_dir, depth + 1)
     if name in ("abspath", "realpath", "str", "Path", "normpath") and len(node.args) == 1:
@@ -282,6 +276,13 @@ def _call_arg(node: ast.Call, position: int, keyword: str) -> ast.expr | None:
     return node.args[position] if len(node.args) > position else None
 
 
+def _ast_name(node: ast.expr | None) -> str:
+    """The last name of `x` or `a.b.x` ("" for anything else): how conf.py code names a thing."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else ""
+
+
 def _class_kind(node: ast.expr | None, classes: Mapping[str, ast.ClassDef], depth: int = 0) -> str:
     """The built-in directive a directive class behaves as ("" when unknown).
 
@@ -289,13 +290,7 @@ def _class_kind(node: ast.expr | None, classes: Mapping[str, ast.ClassDef], dept
     (or a local extension) by its bases, the first that is known, unless it writes its own
     `handle_signature`: then `describe`.
     """
-    name = (
-        node.id
-        if isinstance(node, ast.Name)
-        else node.attr
-        if isinstance(node, ast.Attribute)
-        else ""
-    )
+    name = _ast_name(node)
     if name in _PY_CLASSES:
         return _PY_CLASSES[name]
     if name in _STD_CLASSES:
