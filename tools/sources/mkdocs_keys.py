@@ -5,6 +5,8 @@ pymdownx.keys turns `++key+key++` into `<kbd>` elements only when every key is i
 The reader needs the same table to tell the two apart, and pymdownx is not a dependency of
 this package, so the table is copied here: the canonical names, the aliases that stand for
 them, and each name's label (the name's words capitalised, unless listed in `_NAMED`).
+
+Copied from pymdown-extensions' `pymdownx/keymap_db.py` (MIT licence, copyright Isaac Muse).
 """
 
 from __future__ import annotations

@@ -42,11 +42,14 @@ def read_markdown(rel: str, text: str, site: Site, root: Path, language: str) ->
     )
 
 
+def _loaded(text: str, site: Site) -> str:
+    """A Markdown file's text as its generator's loader hands it on (Docusaurus: `docusaurus_source`)."""
+    return docusaurus_source(text) if site.generator == "docusaurus" else text
+
+
 def _cleaned(text: str | None, site: Site) -> str | None:
     """An imported file's text cleaned as a page's is: it becomes part of the page."""
-    if text is None:
-        return None
-    return strip_hidden(docusaurus_source(text) if site.generator == "docusaurus" else text)
+    return None if text is None else strip_hidden(_loaded(text, site))
 
 
 def load_import(spec: str, rel: str, root: Path, site_dir: str = "") -> str | None:
@@ -193,8 +196,8 @@ def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Pa
     name = site.reader_for(rel)
     reader = READERS.get(name or "", read_markdown)
     text = decode(raw)
-    if site.generator == "docusaurus" and reader is read_markdown:
-        text = docusaurus_source(text)  # what its MDX loader does before MDX reads the page
+    if reader is read_markdown:
+        text = _loaded(text, site)  # what the generator's loader does before MDX reads the page
     text = clean_text(name or "markdown", text)
     rel = rel.replace(os.sep, "/")
     with recording_reads() as reads:
