@@ -12,12 +12,19 @@ from starlette.middleware import Middleware
 
 from server.limits import RequestSizeLimit
 from server.mcp_results import McpResultsMiddleware
+from server.route_guard import EngineRouteGuard
 from server.web.app import router as web_router
 
 app = FastAPI(
     title="docs-agent",
-    # Outermost: an oversized body is refused before anything reads it (server/limits.py).
-    middleware=[Middleware(RequestSizeLimit), Middleware(McpResultsMiddleware)],
+    # Outermost: a route the project does not serve (the engine's debug, truncate and deploy
+    # routes) answers nothing with auth on (server/route_guard.py); then an oversized body is
+    # refused before anything reads it (server/limits.py).
+    middleware=[
+        Middleware(EngineRouteGuard),
+        Middleware(RequestSizeLimit),
+        Middleware(McpResultsMiddleware),
+    ],
     docs_url=None,
     redoc_url=None,
     openapi_url=None,

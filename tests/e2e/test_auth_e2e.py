@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 import jwt
+import langgraph_api
 import pytest
 
 from tests.e2e import conftest as e2e
@@ -505,3 +506,95 @@ def test_cors_answers_only_loopback_and_studio_origins(auth_url: str) -> None:
             opened.append(origin)
     print(f"\nforeign origins a browser would let read the API: {len(opened)} of {len(refused)}")
     assert not opened, opened
+
+
+# Routes either engine answers without a token by design, and that carry no user's data: health
+# checks, the API's description, the chat page and its static files, the page's public settings.
+PUBLIC_ROUTES = frozenset(
+    {
+        "/",
+        "/ok",
+        "/info",
+        "/health",
+        "/live",
+        "/ready",
+        "/metrics",
+        "/docs",
+        "/openapi.json",
+        "/chat",
+        "/chat/widget.js",
+        "/chat/api/config",
+    }
+)
+# The in-memory engine's meta routes, which its OpenAPI does not list (langgraph-runtime-inmem
+# 0.36: debug, truncate, deploy), and paths no route should answer.
+ENGINE_META_ROUTES = (
+    ("GET", "/internal/debug/thread/{thread_id}"),
+    ("POST", "/internal/truncate"),
+    ("GET", "/deploy"),
+    ("POST", "/deploy"),
+    ("GET", "/deploy/{run_id}/stream"),
+    ("GET", "/internal/anything"),
+    ("POST", "/debug"),
+)
+
+
+def _fill(template: str, ids: dict[str, str]) -> str:
+    for name, value in ids.items():
+        template = template.replace("{" + name + "}", value)
+    return template
+
+
+def test_no_route_answers_data_or_wipes_anything_without_a_token(auth_url: str) -> None:
+    """Every route the server answers (its OpenAPI and the engine's meta routes), no token."""
+    a = client(auth_url, TOKEN_A)
+    tid = a.post("/threads", json={}).raise_for_status().json()["thread_id"]
+    ask(a, "docs_agent", "What is langgraph dev? Paris-marker", tid)
+    # The server's own description where it serves one (langgraph-api), else the platform API's
+    # (the spec langgraph-api ships, which Aegra implements), plus Aegra's own list routes.
+    spec = httpx.get(auth_url + "/openapi.json", timeout=30)
+    if spec.status_code == 200:
+        paths = spec.json().get("paths", {})
+    else:
+        shipped = Path(langgraph_api.__file__).parents[1] / "openapi.json"
+        paths = json.loads(shipped.read_text())["paths"]
+        paths |= {"/threads": {"get": {}}, "/assistants": {"get": {}}}
+    routes = [
+        (method.upper(), path)
+        for path, ops in paths.items()
+        for method in ops
+        if method in ("get", "post", "put", "patch", "delete")
+    ]
+    routes += list(ENGINE_META_ROUTES)
+    ids = {
+        "thread_id": tid,
+        "run_id": "1ef00000-0000-0000-0000-000000000000",
+        "assistant_id": "docs_agent",
+        "cron_id": "1ef00000-0000-0000-0000-000000000001",
+        "checkpoint_id": "1ef00000-0000-0000-0000-000000000002",
+        "namespace": "memories",
+        "name": "chat.js",
+    }
+    answered: list[tuple[str, str, int]] = []
+    tried = 0
+    for headers in ({}, {"Authorization": "Bearer tok-nobody-000000"}):
+        with httpx.Client(base_url=auth_url, headers=headers, timeout=30) as c:
+            for method, template in routes:
+                path = _fill(template, ids)
+                body = None if method in ("GET", "DELETE") else {}
+                status, text = attempt(c, method, path, body, seconds=5)
+                tried += 1
+                if status < 400 and template.rstrip("/") not in PUBLIC_ROUTES:
+                    if not template.startswith("/chat/static"):
+                        answered.append((method, template, status))
+                assert TOKEN_A not in text and "Paris-marker" not in text, (method, template)
+    survived = a.get(f"/threads/{tid}").status_code
+    print(
+        f"\nroutes answering without a valid token: {len(answered)} of {tried} requests"
+        f" ({len(routes)} routes); the owner's thread after the walk: {survived}"
+    )
+    assert len(routes) >= 50
+    assert not answered, answered
+    assert survived == 200
+    state = a.get(f"/threads/{tid}/state").raise_for_status().json()
+    assert any("Paris-marker" in str(m.get("content")) for m in state["values"]["messages"])
