@@ -172,7 +172,7 @@ ING_NOUNS = frozenset(
     something spring string strings thing things timing warning warnings wedding wing
     wording
     breaking corresponding existing following incoming leading missing ongoing outgoing
-    outstanding remaining resulting rolling surrounding trailing underlying upcoming
+    outstanding reasoning remaining resulting rolling surrounding trailing underlying upcoming
     """.split()
 )
 

@@ -593,6 +593,14 @@ def _action(words: list[str]) -> str | None | bool:
     None for no action; False when a verb that is as often a noun has no evidence either way
     (the caller phrases for both readings).
     """
+    if len(words) > 2 and words[0].lower() in ("let's", "let’s"):
+        return _action(words[1:])  # "Let's build an agent" → "How do I build an agent?"
+    if len(words) > 1 and _is_adverb(words[0]) and _verb_form(words[1]):
+        # "Quickly creating tools" → "How do I quickly create tools?"
+        asked = _action(words[1:])
+        if isinstance(asked, str):
+            return asked.replace("How do I ", f"How do I {words[0].lower()} ", 1)
+        return asked
     lead = _leading_verbs(words)
     if not lead:
         return None
@@ -665,9 +673,15 @@ def _statement(words: list[str]) -> str | None:
             be = "were" if _is_plural_phrase(subject) else "was"
             return _question(_join(["Why", be, *_sentence_case(subject), lower, *rest]))
         base = base_of_third_person(lower)
-        if base and base not in NOUN_TOO and rest and len(subject) <= 4:
+        named = len(subject) == 1 and _is_name(subject[0])  # "`Client` supports…"
+        adverb = _bare(subject[-1]) in _SENTENCE_ADVERBS  # "X also supports…"
+        if base and rest and len(subject) <= 4 and (base not in NOUN_TOO or named or adverb):
             return _question(_join(["How does", *_sentence_case(subject), base, *rest]))
     return None
+
+
+# Adverbs that stand between a subject and its verb, and so mark a sentence.
+_SENTENCE_ADVERBS = frozenset("also now still only always never already automatically".split())
 
 
 # -- names and noun phrases ------------------------------------------------------------------------
@@ -676,12 +690,25 @@ _CUT_WORDS = PREPOSITIONS | frozenset("that which who whose where when if".split
 
 
 def _head_index(words: list[str]) -> int:
-    """The index of a noun phrase's head: the last word before what modifies it after."""
+    """The index of a noun phrase's head: the last word before what modifies it after.
+
+    A parenthesis inside the phrase is skipped: "Long-term support (LTS) releases" → "releases".
+    """
+    inside = False
     for i, word in enumerate(words[1:], 1):
         lower = _bare(word)
+        if inside:
+            inside = ")" not in word
+            continue
+        if word.startswith("("):
+            closes = next((j for j in range(i, len(words)) if ")" in words[j]), len(words) - 1)
+            if closes + 1 < len(words) and _bare(words[closes + 1]) not in _CUT_WORDS:
+                inside = ")" not in word
+                continue
+            return i - 1
         if (
             lower in _CUT_WORDS
-            or word.startswith(("(", "—", "–"))
+            or word.startswith(("—", "–"))
             or (is_past_participle(word) and not word[:1].isupper())
         ):
             return i - 1
@@ -722,6 +749,9 @@ def _noun_phrase_question(words: list[str], page: str) -> str:
             return _question(f"What is {word}")
     if lower in _PAGE_BOUND or (len(words) == 1 and on) or _BARE_LABEL_RE.match(text):
         return _question(f"What should I know about {_join(_sentence_case(words))}{on}")
+    if words[0].lower() == "your" and len(words) > 1:
+        # "Your own knowledge base": the reader's own thing, which they come to use.
+        return _question(_join(["How do I use", *first_person(["your", *words[1:]])]))
     cased = _sentence_case(first_person(words))
     opener = _bare(words[0])
     if (opener in PREDICATE_ADJECTIVES or is_past_participle(words[0])) and (
@@ -794,7 +824,12 @@ def english_question(topic: str, page: str) -> str:
     split = _name_and_description(topic)
     if split:
         name, description = split
-        if description.split()[0].lower() in _WH or description.endswith("?"):
+        identifier = "_" in name or "`" in name or "(" in name  # "max_retries (int): Whether…"
+        if (
+            not identifier
+            and len(description.split()) <= 12
+            and (description.split()[0].lower() in _WH or description.endswith("?"))
+        ):
             asked = english_question(description, page)
             if not asked.startswith("What should I know about"):
                 return asked  # "Browsers: which pages may call the API" asks the description

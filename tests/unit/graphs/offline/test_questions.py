@@ -71,6 +71,7 @@ def test_structural_labels_are_no_part_of_the_question(heading: str, question: s
         ("`worker` — the background process", "What is `worker`?"),
         ("Relay proxy – an optional hop", "What is relay proxy?"),
         ("Proxies: which hosts may be reached", "Which hosts may be reached?"),
+        ("retry_limit (int): Whether to retry at all.", "What is retry_limit?"),
         ("Retries: how often a job runs again", "How often does a job run again?"),
     ],
 )
@@ -175,6 +176,8 @@ def test_a_prohibition_asks_why(heading: str, question: str) -> None:
         ("Summon the daemon", "How do I summon the daemon?"),
         ("Launch the worker locally", "How do I launch the worker locally?"),
         ("Map request fields to columns", "How do I map request fields to columns?"),
+        ("Quickly adding filters", "How do I quickly add filters?"),
+        ("Let's build a dashboard", "How do I build a dashboard?"),
     ],
 )
 def test_an_action_asks_how_with_every_verb_in_its_base_form(heading: str, question: str) -> None:
@@ -225,6 +228,7 @@ def test_a_verb_that_is_as_often_a_noun_needs_evidence(heading: str, question: s
         ),
         ("Old Flags moved to `extras`", "Why were Old Flags moved to `extras`?"),
         ("Caching is disabled by default", "Why is caching disabled by default?"),
+        ("`Client` also supports retries", "How does `Client` also support retries?"),
     ],
 )
 def test_a_statement_asks_why_or_how(heading: str, question: str) -> None:
@@ -241,6 +245,8 @@ def test_a_statement_asks_why_or_how(heading: str, question: str) -> None:
         ("Serialization of nested types", "What is serialization of nested types?"),
         ("Limitations of batch mode", "What are limitations of batch mode?"),
         ("Live sources (files, feeds)", "What are live sources (files, feeds)?"),
+        ("Long-term support (LTS) branches", "What are long-term support (LTS) branches?"),
+        ("Reasoning traces", "What are reasoning traces?"),
         ("`Reader` and `Writer`", "What are `Reader` and `Writer`?"),
         ("`alpha`, `beta`, and `gamma`", "What are `alpha`, `beta`, and `gamma`?"),
         ("Limits, quotas and budgets", "What are limits, quotas and budgets?"),
@@ -255,7 +261,7 @@ def test_a_statement_asks_why_or_how(heading: str, question: str) -> None:
         ("A plain folder", "What is a plain folder?"),
         ("Azure Blob storage", "What is Azure Blob storage?"),
         ("Experimental Features", "What are Experimental Features?"),
-        ("Your own knowledge base", "What is my own knowledge base?"),
+        ("Your own knowledge base", "How do I use my own knowledge base?"),
         # One word: a name is asked about, a common word with its page, a catch-all as the rest.
         ("`max_tokens`", "What is `max_tokens`?"),
         ("QueueClient", "What is QueueClient?"),
