@@ -22,7 +22,8 @@ VERBS = frozenset(
     adopt aggregate alert align allocate allow alter analyse analyze annotate anonymise anonymize
     append apply approve archive arrange ask assemble assert assess assign associate attach
     attempt audit augment authenticate author authorise authorize autocomplete automate avoid
-    await back backfill quantify behave belong carry cover differ exist happen matter mean occur backup balance batch begin benchmark bind block boost boot bootstrap
+    appear await back backfill behave belong carry cover differ exist happen matter mean occur
+    quantify backup balance batch begin benchmark bind block boost boot bootstrap
     bound branch break bring broadcast browse buffer build bump bundle burn cache calculate
     calibrate call cancel capture cast catch categorise categorize chain change chat check
     checkout choose chunk cite clarify classify clean cleanup clear click clip clone close
@@ -33,7 +34,7 @@ VERBS = frozenset(
     decorate decouple decrypt deduplicate define delegate delete deliver demonstrate deny
     deploy deprecate derive describe deserialise deserialize design destroy detach detect
     determine develop diagnose diff digest disable disallow discard disconnect discover
-    dispatch display dispose distil distill distinguish distribute divide dockerize document
+    dispatch display dispose distil distill distinguish distribute divide do dockerize document
     download downgrade drag draw drive drop dump duplicate edit elevate embed emit emulate
     enable encapsulate encode encrypt end enforce enhance enqueue enrich ensure enter enumerate
     escape establish estimate evaluate evict examine exchange exclude execute exit expand
@@ -132,9 +133,10 @@ COMPOUND_HEADS = frozenset(
 GERUND_COMPOUND_HEADS = frozenset(
     """
     algorithm algorithms backends basics behavior behaviour capabilities concepts
-    considerations engine features framework function functions guidelines helpers
+    considerations conventions engine features framework function functions guidelines helpers
     integrations latency layer limitations logic mechanism mode modes notes overhead patterns
-    performance pipeline pipelines practices primitives requirements speed strategies strategy
+    performance pipeline pipelines practices primitives requirements rules scheme speed
+    strategies strategy
     techniques time tips utilities
     """.split()
 )
@@ -284,6 +286,7 @@ _IRREGULAR_PAST = {
     "catch": "caught",
     "choose": "chose chosen",
     "cut": "cut",
+    "do": "did done",
     "draw": "drew drawn",
     "drive": "drove driven",
     "fall": "fell fallen",

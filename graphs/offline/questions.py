@@ -265,7 +265,10 @@ def _aux_inversion(wh: str, clause: list[str]) -> str | None:
         lower = _bare(word)
         if lower in AUXILIARIES:
             aux = "can't" if lower == "cannot" else lower
-            return _question(_join([wh, aux, *_sentence_case(clause[:j]), *clause[j + 1 :]]))
+            rest = clause[j + 1 :]
+            if not rest and aux in ("does", "do", "did"):
+                rest = ["do"]  # "What the worker does" → "What does the worker do?"
+            return _question(_join([wh, aux, *_sentence_case(clause[:j]), *rest]))
     for j, word in enumerate(clause[1:], 1):
         lower = _bare(word)
         if lower in PREPOSITIONS or lower in ("and", "or"):
@@ -306,11 +309,15 @@ def _wh_question(words: list[str]) -> str | None:
         if not rest:
             return None
         second = _bare(rest[0])
-        if second in AUXILIARIES or (
-            first in ("what", "who", "which")
-            and (base_of_third_person(second) or base_of_past(second) or second == "happens")
+        if (
+            second in AUXILIARIES
+            or (
+                first in ("what", "who", "which")
+                and (base_of_third_person(second) or base_of_past(second) or second == "happens")
+            )
+            or (first in ("why", "how") and second in VERBS and second not in NOUN_TOO)
         ):
-            return _question(_join([words[0], *rest]))  # already in question order
+            return _question(_join([words[0], *rest]))  # already in question order: "Why use X"
         if first == "when":
             # "When Studio cannot reach the server" → "What happens when …?"
             return _question(_join(["What happens when", *rest])) if _has_verb(rest) else None
@@ -383,13 +390,15 @@ def _prohibition(words: list[str]) -> str | None:
     return None
 
 
+# What a yes/no question's subject opens with ("Is the server up", "Do I need a key").
+_SUBJECTS = frozenset(
+    "the a an this that these those my your our their its it i you we they there".split()
+)
+
+
 def _yes_no(words: list[str]) -> str | None:
     """A heading already asking, without its mark: "Is the server up" → "Is the server up?"."""
-    if (
-        words[0].lower() in _YES_NO
-        and len(words) > 2
-        and _bare(words[1]) in (_OBJECT_OPENERS | frozenset("i you we there".split()))
-    ):
+    if words[0].lower() in _YES_NO and len(words) > 2 and _bare(words[1]) in _SUBJECTS:
         return _question(_join(first_person(words)))
     return None
 
@@ -672,6 +681,16 @@ def _statement(words: list[str]) -> str | None:
         ):
             be = "were" if _is_plural_phrase(subject) else "was"
             return _question(_join(["Why", be, *_sentence_case(subject), lower, *rest]))
+        if (
+            lower in VERBS
+            and lower not in NOUN_TOO
+            and rest
+            and len(subject) <= 3
+            and is_plural(subject[-1])
+            and not _is_name(subject[-1])
+        ):
+            # "Tool groups appear only when…" → "Why do tool groups appear only when…?"
+            return _question(_join(["Why do", *_sentence_case(subject), lower, *rest]))
         base = base_of_third_person(lower)
         named = len(subject) == 1 and _is_name(subject[0])  # "`Client` supports…"
         adverb = _bare(subject[-1]) in _SENTENCE_ADVERBS  # "X also supports…"
@@ -724,9 +743,16 @@ def plural_by_coordination(words: list[str]) -> bool:
         if core and (_bare(word) in _CUT_WORDS or word.startswith(("(", "—", "–"))):
             break
         core.append(word)
-    return any(w.lower() in ("and", "&") for w in core[1:-1]) or (
-        any(w.endswith(",") for w in core[:-1]) and any(w.lower() in ("and", "or") for w in core)
-    )
+    if any(w.endswith(",") for w in core[:-1]) and any(w.lower() in ("and", "or") for w in core):
+        return True
+    for i, word in enumerate(core[1:-1], 1):
+        if word.lower() in ("and", "&"):
+            # Nouns joined ("`A` and `B`", "Retries and error handling"), not modifiers of one
+            # head ("Async and streaming functionality").
+            before = core[i - 1]
+            if i == len(core) - 2 or is_plural(before) or _is_name(before):
+                return True
+    return False
 
 
 def _is_plural_phrase(words: list[str]) -> bool:
