@@ -212,45 +212,6 @@ def test_offline_suggestions_are_questions_about_the_cited_headings_in_users_lan
     assert all(s["label"].endswith(("?", "…")) for s in got)
 
 
-@pytest.mark.parametrize(
-    ("topic", "page", "question"),
-    [
-        ("Import `Form` { #import-form }", "Forms", "How do I import `Form`?"),
-        ("Using the annotated pattern", "Validators", "How do I use the annotated pattern?"),
-        ("Set up the client", "", "How do I set up the client?"),
-        ("Stream modes", "Streaming", "What are stream modes?"),
-        ("Pipeline API", "Pipelines", "What is Pipeline API?"),
-        ("Feedback", "Streaming", "What should I know about feedback in Streaming?"),
-        ("Inspecting model fields", "Models", "How does inspecting model fields work?"),
-        (
-            "[`model_dump`][pydantic.BaseModel.model_dump] options",
-            "",
-            "What are `model_dump` options?",
-        ),
-        ('!!! note "Why use it?"', "", "Why use it?"),
-        ("Import Pydantic's `BaseModel`", "Models", "How do I import Pydantic's `BaseModel`?"),
-        ("Declare it as a parameter", "Body", "How do I declare it as a parameter?"),
-        ("Wrap the handler", "", "How do I wrap the handler?"),
-    ],
-)
-def test_offline_follow_ups_read_as_the_next_question_a_user_asks(
-    topic: str, page: str, question: str
-) -> None:
-    from graphs.offline.suggestions import follow_up_question
-
-    assert follow_up_question(topic, page, "en") == question
-
-
-@pytest.mark.parametrize(
-    "heading",
-    ["With the client", "Fields the model keeps", "Declaring the schema", "OAuth the app"],
-)
-def test_a_word_before_an_article_is_no_verb_when_it_cannot_be_one(heading: str) -> None:
-    from graphs.offline.suggestions import _is_action
-
-    assert not _is_action(heading.split())
-
-
 def test_model_suggestions_keep_what_is_no_markup() -> None:
     reply = '{"suggests": [{"label": "List<int>", "prompt": "How do I validate a List<int>?"}]}'
     got = parse_suggestions(reply, 3)[0]
