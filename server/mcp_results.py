@@ -277,6 +277,16 @@ class _RequestCopy:
                 self.chunks = []  # too large to be a call this server answers
         return message
 
+    async def read_rest(self) -> None:
+        """Read what the route left unread (a refusal before the body), up to the limit.
+
+        So a request refused before anything read it (401 from auth) gets an error with its id.
+        """
+        while not self.complete and self.size <= self.limit:
+            message = await self.receive()
+            if message["type"] != "http.request":
+                return
+
     def call(self) -> tuple[str | None, Any]:
         """(method, id) of the JSON-RPC request, once the route has read all of it."""
         return _rpc_request(b"".join(self.chunks)) if self.complete else (None, None)
@@ -342,6 +352,7 @@ class _ReplyRewriter:
         status = int(self.start.get("status", 200))
         if status >= 400:
             if not _is_rpc_reply(body):
+                await self.request.read_rest()
                 _, id_ = self.request.call()
                 headers = {k.lower(): v for k, v in self.start.get("headers") or []}
                 body = refusal_reply(id_, status, _detail(body), _retry_after(headers))
