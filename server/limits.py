@@ -12,8 +12,8 @@ Called from the auth handlers of `server/auth.py` (they see every write before t
   a request body over `DOCS_AGENT_MAX_REQUEST_BYTES` answers 413 before anything reads it. The
   handlers only see a body the engine has already parsed: with the store-value cap alone,
   back-to-back 20 MB writes (each refused) made another user's answers 2.6x slower on Aegra.
-- `check_run`: a user has at most `DOCS_AGENT_MAX_RUNS_PER_USER` runs pending or running; one
-  more answers 429 with a message saying to wait.
+- `RunLimiter` (from `check_thread_event`): a user has at most `DOCS_AGENT_MAX_RUNS_PER_USER`
+  runs pending or running; one more answers 429 with a message saying to wait.
 
 Why the run limit is counted this way: the `threads.create_run` handler is the one place both
 engines show every new run (threaded, stateless, streamed, waited) before it is queued, so it
@@ -21,11 +21,19 @@ decides there. It counts the user's unfinished runs in the engine's own records,
 restart and, on Aegra, are shared by every process on the database: the in-memory runtime's run
 list under `langgraph dev`, the `runs` table under Aegra (`user_id`, `status`). Neither exposes a
 per-user count through its API (runs are listed per thread), hence the direct read. A burst of
-requests can all pass the count before the first run is written, so each process also keeps the
-runs it admitted in the last few seconds until they show up in the engine's records. On Aegra the
-count has a pool of two connections of its own (a burst on Aegra's pool deadlocked it). The engine,
-not this module, decides when a pending run starts: the limit bounds how many of a user's runs
-wait in the queue ahead of another user's and how many hold workers (running plus queued).
+requests can all pass the count before the first run is written, so each process also counts the
+runs it admitted that the records do not show yet, matched to the records by key (the run id on
+`langgraph dev`, the run's thread on Aegra, which picks the run id after the handler) so none is
+counted twice. Such an admission counts only while the HTTP request that made it is in flight
+(`RunAdmissionScope`, a middleware of `server/app.py`): when that request ends the engine has
+recorded the run or never will. A stateless run (MCP `tools/call`, `runs.wait(None, ...)`) is
+deleted when it finishes, so an admission that waited to be "seen" in the records (as this
+module's first version did, for 15 s) kept counting after the run was gone: measured on main,
+2 of 20 sequential MCP calls answered, the rest refused. Runs admitted outside any request (a
+cron's) still count for `ADMITTED_WINDOW_S`. On Aegra the count has a pool of two connections
+of its own (a burst on Aegra's pool deadlocked it). The engine, not this module, decides when a
+pending run starts: the limit bounds how many of a user's runs wait in the queue ahead of
+another user's and how many hold workers (running plus queued).
 On an engine this module cannot read (say LangGraph Platform's Postgres runtime), the run limit
 is off and the start-up log says so; the write and store caps work everywhere.
 """
@@ -37,8 +45,9 @@ import logging
 import os
 import sys
 import time
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -56,9 +65,9 @@ DEFAULT_MAX_STORE_VALUE_CHARS = 4_000
 # A request body's bytes, before any engine reads it: room for DOCS_AGENT_MAX_WRITE_CHARS of
 # text even where a client escapes every character (`\uXXXX`, 6 bytes), and no more.
 DEFAULT_MAX_REQUEST_BYTES = 512 * 1024
-# How long an admitted run counts on its own before the engine's records must show it: generous,
-# since a loaded engine may record a run seconds after its admission; it only bounds how long a
-# run the engine never recorded holds a place.
+# How long a run admitted outside any HTTP request (a cron's) counts on its own before the
+# engine's records must show it: generous, since a loaded engine may record a run seconds after
+# its admission. A run admitted in a request counts while that request is in flight instead.
 ADMITTED_WINDOW_S = 15.0
 ACTIVE = ("pending", "running")
 
@@ -163,8 +172,32 @@ def check_store_value(value: Any, limits: Limits) -> None:
 
 # --- the run limit ----------------------------------------------------------------------------
 
-# (user) -> (unfinished runs, runs created at or after `since`) in the engine's records.
-RunCounter = Callable[[str, datetime], Awaitable[tuple[int, int]]]
+
+@dataclass(frozen=True)
+class EngineRuns:
+    """What an engine's run records say about one user, read at one moment."""
+
+    active: int  # the user's runs pending or running
+    # Per admission key asked about: the user's runs with that key made at or after its time.
+    recorded: Mapping[str, int]
+
+
+# (user, {admission key: since}) -> the engine's records of that user's runs.
+RunCounter = Callable[[str, Mapping[str, datetime]], Awaitable[EngineRuns]]
+
+
+@dataclass(frozen=True)
+class RunRecords:
+    """One engine's run records: how to read them, and what names a new run in them.
+
+    `key_field` is the field of the `create_run` handler's value that the run's record will carry:
+    langgraph-api picks the run id before it calls the handler (`Runs.put`), Aegra only after
+    (`_prepare_run`), so there the run's thread names it (a stateless run gets a fresh thread).
+    """
+
+    engine: str
+    count: RunCounter
+    key_field: str
 
 
 def _aware(value: Any) -> datetime | None:
@@ -173,11 +206,15 @@ def _aware(value: Any) -> datetime | None:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-async def count_inmem_runs(user: str, since: datetime) -> tuple[int, int]:
-    """`langgraph dev`: the in-memory runtime's run list (the run's owner is in its config)."""
+async def count_inmem_runs(user: str, asked: Mapping[str, datetime]) -> EngineRuns:
+    """`langgraph dev`: the in-memory runtime's run list (the run's owner is in its config).
+
+    Read without awaiting anything, so the whole check is one step of the event loop there.
+    """
     from langgraph_runtime_inmem.database import connect
 
-    active = created = 0
+    active = 0
+    recorded = dict.fromkeys(asked, 0)
     async with connect() as conn:
         for run in conn.store["runs"]:
             kwargs = run.get("kwargs") or {}
@@ -185,9 +222,11 @@ async def count_inmem_runs(user: str, since: datetime) -> tuple[int, int]:
             if configurable.get("langgraph_auth_user_id") != user:
                 continue
             active += run.get("status") in ACTIVE
-            created_at = _aware(run.get("created_at"))
-            created += created_at is not None and created_at >= since
-    return active, created
+            key = str(run.get("run_id"))
+            if key in asked:
+                created_at = _aware(run.get("created_at"))
+                recorded[key] += created_at is None or created_at >= asked[key]
+    return EngineRuns(active, recorded)
 
 
 _aegra_engine: Any = None
@@ -215,18 +254,34 @@ def _aegra_count_engine() -> Any:
     return _aegra_engine
 
 
-async def count_aegra_runs(user: str, since: datetime) -> tuple[int, int]:
-    """Aegra: its `runs` table, shared by every process on the database."""
-    from aegra_api.core.orm import Run
-    from sqlalchemy import func, select
+async def count_aegra_runs(user: str, asked: Mapping[str, datetime]) -> EngineRuns:
+    """Aegra: its `runs` table, shared by every process on the database, in one statement.
 
-    stmt = select(
-        func.count().filter(Run.status.in_(ACTIVE)),
-        func.count().filter(Run.created_at >= since),
-    ).where(Run.user_id == user)
+    The rows read are the user's active runs and their recent runs on the asked threads: a few.
+    """
+    from aegra_api.core.orm import Run
+    from sqlalchemy import and_, or_, select
+
+    wanted = Run.status.in_(ACTIVE)
+    if asked:
+        since = min(asked.values())
+        wanted = or_(wanted, and_(Run.thread_id.in_(list(asked)), Run.created_at >= since))
+    stmt = select(Run.status, Run.thread_id, Run.created_at).where(Run.user_id == user, wanted)
     async with _aegra_count_engine().connect() as conn:
-        row = (await conn.execute(stmt)).one()
-    return int(row[0]), int(row[1])
+        rows = (await conn.execute(stmt)).all()
+    active = 0
+    recorded = dict.fromkeys(asked, 0)
+    for status, thread_id, created_at in rows:
+        active += status in ACTIVE
+        key = str(thread_id)
+        created = _aware(created_at)
+        if key in asked and (created is None or created >= asked[key]):
+            recorded[key] += 1
+    return EngineRuns(active, recorded)
+
+
+INMEM_RECORDS = RunRecords("langgraph dev", count_inmem_runs, "run_id")
+AEGRA_RECORDS = RunRecords("aegra", count_aegra_runs, "thread_id")
 
 
 async def inmem_thread_of_another(user: str, thread_id: Any) -> bool:
@@ -246,63 +301,145 @@ async def inmem_thread_of_another(user: str, thread_id: Any) -> bool:
     return False
 
 
-def engine_run_counter(env: Mapping[str, str] | None = None) -> RunCounter | None:
-    """The counter for the engine this process runs in; None when it is neither known engine."""
+def engine_run_records(env: Mapping[str, str] | None = None) -> RunRecords | None:
+    """The run records of the engine this process runs in; None when it is neither known engine."""
     env = os.environ if env is None else env
     if env.get("LANGGRAPH_RUNTIME_EDITION") == "inmem":
-        return count_inmem_runs
+        return INMEM_RECORDS
     if "aegra_api" in sys.modules:
-        return count_aegra_runs
+        return AEGRA_RECORDS
     return None
+
+
+class RequestInFlight:
+    """One HTTP request while its route runs: the runs admitted in it count until it ends."""
+
+    __slots__ = ("open",)
+
+    def __init__(self) -> None:
+        """Open until `RunAdmissionScope` closes it."""
+        self.open = True
+
+
+_request: ContextVar[RequestInFlight | None] = ContextVar("docs_agent_request", default=None)
+
+
+class RunAdmissionScope:
+    """ASGI middleware (`server/app.py`, around every route of both engines): marks each request.
+
+    The auth handler runs inside the request that creates the run (both engines call it from
+    the route), so the run it admits is tied to that request through a context variable, and
+    stops counting on its own when the request ends: by then the engine has recorded the run
+    (it writes the run before it answers) or never will (it refused it, or it was stateless,
+    finished and deleted). The engine's loopback requests (MCP `tools/call` runs the graph
+    through one) pass through here too, so each gets its own mark.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        """Wrap the server's app."""
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the request with its mark set, and close the mark when it ends."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = RequestInFlight()
+        token = _request.set(request)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            request.open = False
+            _request.reset(token)
+
+
+@dataclass
+class Admission:
+    """A run this process let through, not yet (or never to be) in the engine's records."""
+
+    key: str | None  # the value of `RunRecords.key_field` in the handler's value
+    at: float
+    request: RequestInFlight | None  # None: admitted outside any request (a cron's run)
 
 
 @dataclass
 class RunLimiter:
-    """Admits a user's run while they have fewer than `limit` unfinished ones."""
+    """Admits a user's run while they have fewer than `limit` pending or running ones.
+
+    Counted: the user's active runs in the engine's records, plus the runs this process admitted
+    that the records do not show yet, matched by key (so none is counted twice).
+    """
 
     limit: int
-    counter: RunCounter | None
+    records: RunRecords | None
     window_s: float = ADMITTED_WINDOW_S
     clock: Callable[[], float] = time.time
-    _admitted: dict[str, deque[float]] = field(default_factory=lambda: defaultdict(deque))
+    _admitted: dict[str, list[Admission]] = field(default_factory=lambda: defaultdict(list))
 
-    def _recent(self, user: str) -> deque[float]:
-        admitted = self._admitted[user]
+    def _live(self, user: str) -> list[Admission]:
+        """The user's admissions that still count, the others dropped.
+
+        One counts while its request is in flight; one made outside any request, for `window_s`.
+        """
         now = self.clock()
-        while admitted and admitted[0] < now - self.window_s:
-            admitted.popleft()
-        return admitted
+        live = [
+            a
+            for a in self._admitted[user]
+            if (a.request.open if a.request is not None else a.at >= now - self.window_s)
+        ]
+        if live:
+            self._admitted[user] = live
+        else:
+            self._admitted.pop(user, None)
+        return live
 
-    async def check(self, user: str) -> None:
-        """Admit one run of `user`, or raise 429.
+    def _unseen(self, live: list[Admission], engine: EngineRuns) -> int:
+        """Admissions the records do not show: per key, those beyond the runs recorded with it.
+
+        An admission whose key the read was not asked about (another request's, made while the
+        records were read) matches nothing and counts: a burst can be over-counted for the time
+        of one read, never under-counted.
+        """
+        keyless = 0
+        per_key: dict[str, int] = defaultdict(int)
+        for admission in live:
+            if admission.key is None:
+                keyless += 1
+            else:
+                per_key[admission.key] += 1
+        return keyless + sum(max(0, n - engine.recorded.get(k, 0)) for k, n in per_key.items())
+
+    async def check(self, user: str, key: str | None = None) -> None:
+        """Admit one run of `user` (named `key` in the engine's records), or raise 429.
 
         No lock around the count: the decision after it is made without awaiting, so each one
         sees every admission decided before it, and a request that waits holds nothing.
         """
-        if self.limit <= 0 or self.counter is None:
+        if self.limit <= 0 or self.records is None:
             return
-        admitted = self._recent(user)
-        # A second of slack for the engine's clock (Aegra stamps created_at in PostgreSQL).
-        oldest = admitted[0] if admitted else self.clock()
-        since = datetime.fromtimestamp(oldest, UTC) - timedelta(seconds=1)
+        asked: dict[str, datetime] = {}
+        for admission in self._live(user):
+            if admission.key is not None:
+                # A second of slack for the engine's clock (Aegra stamps created_at itself).
+                since = datetime.fromtimestamp(admission.at, UTC) - timedelta(seconds=1)
+                asked[admission.key] = min(since, asked.get(admission.key, since))
         try:
-            active, created = await self.counter(user, since)
+            engine = await self.records.count(user, asked)
         except Exception as exc:
             log.error("docs-agent limits: counting %s's runs failed: %r", user, exc)
             raise Auth.exceptions.HTTPException(
                 status_code=503, detail="The run limit could not be checked; try again shortly."
             ) from None
-        admitted = self._recent(user)
-        unseen = max(0, len(admitted) - created)
-        if active + unseen >= self.limit:
+        taken = engine.active + self._unseen(self._live(user), engine)
+        if taken >= self.limit:
             raise Auth.exceptions.HTTPException(
                 status_code=429,
-                detail=f"You have {active + unseen} runs pending or running; the limit is "
+                detail=f"You have {taken} runs pending or running; the limit is "
                 f"{self.limit} per user (DOCS_AGENT_MAX_RUNS_PER_USER). Wait for one to "
                 "finish, or cancel one, then send this again.",
                 headers={"Retry-After": "2"},
             )
-        admitted.append(self.clock())
+        self._admitted[user].append(Admission(key, self.clock(), _request.get()))
 
 
 LIMITS = Limits.from_env()
@@ -313,8 +450,8 @@ def run_limiter() -> RunLimiter:
     """The process's limiter, made on the first run: by then the engine's modules are loaded."""
     global _runs
     if _runs is None:
-        _runs = RunLimiter(LIMITS.max_runs_per_user, engine_run_counter())
-        if _runs.counter is None and LIMITS.max_runs_per_user > 0:
+        _runs = RunLimiter(LIMITS.max_runs_per_user, engine_run_records())
+        if _runs.records is None and LIMITS.max_runs_per_user > 0:
             log.warning(
                 "docs-agent limits: this engine's run records are not readable here; the per-user "
                 "run limit (DOCS_AGENT_MAX_RUNS_PER_USER) is off. The size limits are on."
@@ -334,15 +471,19 @@ async def check_thread_event(
         check_write(value, LIMITS)
     if limit_runs and ctx.resource == "threads" and ctx.action == "create_run":
         user = ctx.user.identity
-        thread_id = value.get("thread_id") if isinstance(value, Mapping) else None
+        fields = value if isinstance(value, Mapping) else {}
+        thread_id = fields.get("thread_id")
         limiter = run_limiter()
+        if limiter.records is None:
+            return
         if (
             thread_id is not None
-            and limiter.counter == count_inmem_runs
+            and limiter.records.engine == INMEM_RECORDS.engine
             and await inmem_thread_of_another(user, thread_id)
         ):
             return  # the engine answers 404; this is no run of the caller's
-        await limiter.check(user)
+        key = fields.get(limiter.records.key_field)
+        await limiter.check(user, None if key is None else str(key))
 
 
 def check_store_event(ctx: Auth.types.AuthContext, value: Any) -> None:

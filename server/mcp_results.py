@@ -1,4 +1,4 @@
-"""MCP results an IDE agent can render: the answer as Markdown text plus `{answer, sources}` as JSON.
+"""MCP replies an IDE agent can use: answers as Markdown plus `{answer, sources}`, refusals as errors.
 
 The server's MCP endpoint (`POST /mcp`) answers `tools/call` with one text block holding
 `repr()` of the run's output (langgraph-api 0.16, `api/mcp/_handlers.py`): for `docs_answer`
@@ -7,7 +7,10 @@ whole state (every message with its ids and usage). The platform has no hook for
 tool result, so this ASGI middleware (in `http.app`, which both langgraph-api and Aegra apply to
 every route) rewrites that one reply: the text becomes the answer itself and `structuredContent`
 carries `{answer, sources}`; `tools/list` declares that shape as each packaged graph's
-`outputSchema`. Anything it does not recognise passes through unchanged.
+`outputSchema`. A refused call (run limit, size caps, auth, a failed count) becomes a JSON-RPC
+error object with the server's message instead of an HTTP 500 (see `McpResultsMiddleware`).
+Anything it does not recognise passes through unchanged. Aegra serves no MCP endpoint (0.11 has
+no `/mcp` route): there a POST to it gets a JSON-RPC error saying so, with HTTP 404.
 """
 
 from __future__ import annotations
@@ -15,10 +18,17 @@ from __future__ import annotations
 import ast
 import asyncio
 import json
+import logging
 from collections.abc import Awaitable, Callable, MutableMapping
+from http import HTTPStatus
 from typing import Any
 
+import httpx
+
 from graphs.citations import cited_sources
+from server.limits import LIMITS
+
+log = logging.getLogger(__name__)
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -114,24 +124,120 @@ def reshape_reply(method: str, reply: Any) -> Any:
     return reply
 
 
-def _rpc_method(body: bytes) -> str | None:
+def _rpc_request(body: bytes) -> tuple[str | None, Any]:
+    """(method, id) of a JSON-RPC request body; (None, None) when it is not one."""
     try:
         message = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None, None
+    if not isinstance(message, dict):
+        return None, None
+    method = message.get("method")
+    id_ = message.get("id")
+    return (method if isinstance(method, str) else None), (
+        id_ if isinstance(id_, str | int) and not isinstance(id_, bool) else None
+    )
+
+
+# --- refusals as JSON-RPC errors ----------------------------------------------------------------
+
+# JSON-RPC's range for errors a server defines: a refusal (the HTTP status and any Retry-After
+# are in `data`), and its own "internal error" for a failure the server cannot describe.
+REFUSED = -32000
+INTERNAL_ERROR = -32603
+UNEXPLAINED = "The server could not complete this call; try again shortly."
+NO_MCP = (
+    "This server has no MCP endpoint; LangGraph Server (`langgraph dev`, LangGraph Platform) "
+    "serves one at /mcp."
+)
+
+
+def _detail(body: bytes) -> str | None:
+    """The readable message of an error body: `{"detail"|"error"|"message": "..."}`."""
+    try:
+        value = json.loads(body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
-    method = message.get("method") if isinstance(message, dict) else None
-    return method if method in ("tools/call", "tools/list") else None
+    if isinstance(value, dict):
+        for key in ("detail", "error", "message"):
+            if isinstance(value.get(key), str) and value[key].strip():
+                return str(value[key])
+    return None
+
+
+def _retry_after(headers: Any) -> int | None:
+    """Seconds of a `Retry-After` header (the delta form; an HTTP date is not sent here)."""
+    value = headers.get("retry-after") if headers is not None else None
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    return int(value) if isinstance(value, str) and value.strip().isdigit() else None
+
+
+def _phrase(status: int) -> str:
+    try:
+        return f"{HTTPStatus(status).phrase}."
+    except ValueError:
+        return f"Refused (HTTP {status})."
+
+
+def refusal_reply(id_: Any, status: int, detail: str | None, retry_after: int | None) -> bytes:
+    """A JSON-RPC error object for a refused call, readable by the agent that made it.
+
+    The message is the server's own words (the run limit's "You have 2 runs pending or
+    running ...", a size cap's 413, an auth 401/403); a 5xx without words says to try again.
+    """
+    internal = status >= 500 and status != 503  # 503 is the run limit's "try again shortly"
+    if status == 404 and detail in (None, "Not Found"):
+        detail = NO_MCP
+    elif internal or not detail:
+        detail = UNEXPLAINED if internal else _phrase(status)
+    message = detail
+    if retry_after is not None:
+        message += f" (Retry after {retry_after} s.)"
+    data: dict[str, Any] = {"status": status}
+    if retry_after is not None:
+        data["retryAfter"] = retry_after
+    code = INTERNAL_ERROR if internal else REFUSED
+    error = {"code": code, "message": message, "data": data}
+    return json.dumps({"jsonrpc": "2.0", "id": id_, "error": error}, ensure_ascii=False).encode()
+
+
+def _is_rpc_reply(body: bytes) -> bool:
+    try:
+        value = json.loads(body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return False
+    return isinstance(value, dict) and value.get("jsonrpc") == "2.0"
 
 
 class McpResultsMiddleware:
-    """Pure ASGI middleware (no response streaming is buffered but the MCP JSON replies)."""
+    """Pure ASGI middleware over `POST /mcp`: results reshaped, every refusal a JSON-RPC error.
 
-    def __init__(self, app: ASGIApp) -> None:
-        """Wrap the server's app."""
+    Why refusals need it: langgraph-api's `tools/call` runs the graph through an in-process
+    SDK client (`runs.wait(None, ...)`, `raise_error=False` covers only the run's own errors),
+    so a refused run — the run limit's 429, a size cap's 413, the count's 503 — is raised out of
+    the route as `httpx.HTTPStatusError`, and Starlette's last resort answers it with a plain-text
+    HTTP 500 "Internal Server Error" (measured on main: 18 of 20 sequential calls). Refusals made
+    before the MCP handler (401/403 from auth, 413 from `RequestSizeLimit`) came as
+    `{"detail": ...}`, which an MCP client cannot read as a reply either. Here the refused call is
+    answered with a JSON-RPC error object carrying the server's message and retry hint: HTTP 200
+    when the call was refused inside `tools/call`, the refusal's own status (with its headers,
+    `WWW-Authenticate`, `Retry-After`) when the request itself was.
+
+    It sits outside `RequestSizeLimit` so that 413 is reshaped too, and so it never buffers the
+    request: it keeps a copy of what the route reads (at most `DOCS_AGENT_MAX_REQUEST_BYTES`,
+    since `RequestSizeLimit` refuses more) to learn the call's method and id.
+    """
+
+    def __init__(self, app: ASGIApp, max_request_bytes: int | None = None) -> None:
+        """Wrap the server's app; `max_request_bytes` defaults to the request size limit."""
         self.app = app
+        self.max_request_bytes = (
+            LIMITS.max_request_bytes if max_request_bytes is None else max_request_bytes
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Pass everything through but `POST /mcp` replies to tools/call and tools/list."""
+        """Pass everything through but `POST /mcp`."""
         if (
             scope.get("type") != "http"
             or scope.get("method") != "POST"
@@ -139,65 +245,93 @@ class McpResultsMiddleware:
         ):
             await self.app(scope, receive, send)
             return
-        body, replay = await _read_body(receive)
-        method = _rpc_method(body)
-        if method is None:
-            await self.app(scope, replay, send)
-            return
-        await self.app(scope, replay, _ReplyRewriter(send, method))
+        request = _RequestCopy(receive, self.max_request_bytes)
+        reply = _ReplyRewriter(send, request)
+        try:
+            await self.app(scope, request.receive, reply)
+        except Exception as exc:
+            if reply.started:
+                raise
+            await reply.refuse_raised(exc)
 
 
-async def _read_body(receive: Receive) -> tuple[bytes, Receive]:
-    """The request body, and a `receive` that hands it to the app again."""
-    chunks: list[bytes] = []
-    messages: list[Message] = []
-    while True:
-        message = await receive()
-        messages.append(message)
-        if message["type"] != "http.request":
-            break
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            break
+class _RequestCopy:
+    """A `receive` that keeps a copy of the body the route reads, up to a limit."""
 
-    async def replay() -> Message:
-        if messages:
-            return messages.pop(0)
-        return await receive()
+    def __init__(self, receive: Receive, limit: int) -> None:
+        self._receive = receive
+        self.limit = limit
+        self.chunks: list[bytes] = []
+        self.size = 0
+        self.complete = False
 
-    return b"".join(chunks), replay
+    async def receive(self) -> Message:
+        message = await self._receive()
+        if message["type"] == "http.request" and not self.complete:
+            chunk = message.get("body", b"")
+            self.size += len(chunk)
+            if self.size <= self.limit:
+                self.chunks.append(chunk)
+                self.complete = not message.get("more_body", False)
+            else:
+                self.chunks = []  # too large to be a call this server answers
+        return message
+
+    async def read_rest(self) -> None:
+        """Read what the route left unread (a refusal before the body), up to the limit.
+
+        So a request refused before anything read it (401 from auth) gets an error with its id.
+        """
+        while not self.complete and self.size <= self.limit:
+            message = await self.receive()
+            if message["type"] != "http.request":
+                return
+
+    def call(self) -> tuple[str | None, Any]:
+        """(method, id) of the JSON-RPC request, once the route has read all of it."""
+        return _rpc_request(b"".join(self.chunks)) if self.complete else (None, None)
 
 
 def _reshaped_body(method: str, body: bytes) -> bytes:
     """The reply's bytes reshaped, or as they were when they are not the JSON they claim to be."""
     try:
         return json.dumps(reshape_reply(method, json.loads(body)), ensure_ascii=False).encode()
-    except (ValueError, UnicodeDecodeError, TypeError):
+    except (ValueError, UnicodeDecodeError, TypeError, RecursionError):
         return body
 
 
 class _ReplyRewriter:
-    """A `send` that holds a JSON reply until it is whole, then sends it reshaped."""
+    """A `send` that holds a reply it will rewrite until it is whole, then sends it rewritten.
 
-    def __init__(self, send: Send, method: str) -> None:
+    Held: a JSON result of `tools/call` or `tools/list` (reshaped), and any error reply that is
+    not already JSON-RPC (turned into a JSON-RPC error). Everything else passes as it comes.
+    """
+
+    def __init__(self, send: Send, request: _RequestCopy) -> None:
         self.send = send
-        self.method = method
+        self.request = request
+        self.method: str | None = None
         self.start: Message | None = None
         self.chunks: list[bytes] = []
         self.size = 0
         self.passing = False
+        self.started = False  # a response start has gone to the client
 
     async def __call__(self, message: Message) -> None:
         if self.passing:
             await self.send(message)
             return
         if message["type"] == "http.response.start":
+            self.method, _ = self.request.call()
+            status = int(message.get("status", 200))
             headers = dict(message.get("headers") or [])
-            if not headers.get(b"content-type", b"").startswith(b"application/json"):
-                self.passing = True
-                await self.send(message)
+            is_json = headers.get(b"content-type", b"").startswith(b"application/json")
+            if status >= 400 or (is_json and self.method in ("tools/call", "tools/list")):
+                self.start = message
                 return
-            self.start = message
+            self.passing = True
+            self.started = True
+            await self.send(message)
             return
         if message["type"] != "http.response.body" or self.start is None:
             await self.send(message)
@@ -205,24 +339,61 @@ class _ReplyRewriter:
         self.chunks.append(message.get("body", b""))
         self.size += len(self.chunks[-1])
         if self.size > MAX_BODY_BYTES:
-            await self._flush(b"".join(self.chunks), more=message.get("more_body", False))
+            await self._flush(
+                self.start, b"".join(self.chunks), more=message.get("more_body", False)
+            )
             return
         if message.get("more_body", False):
             return
-        body = b"".join(self.chunks)
-        if len(body) > INLINE_BODY_BYTES:  # parsing a large reply would hold the event loop
-            body = await asyncio.to_thread(_reshaped_body, self.method, body)
-        else:
-            body = _reshaped_body(self.method, body)
-        await self._flush(body, more=False)
+        await self._finish(b"".join(self.chunks))
 
-    async def _flush(self, body: bytes, more: bool) -> None:
+    async def _finish(self, body: bytes) -> None:
         assert self.start is not None
-        headers = [
-            (k, v) for k, v in self.start.get("headers") or [] if k.lower() != b"content-length"
-        ]
+        status = int(self.start.get("status", 200))
+        if status >= 400:
+            if not _is_rpc_reply(body):
+                await self.request.read_rest()
+                _, id_ = self.request.call()
+                headers = {k.lower(): v for k, v in self.start.get("headers") or []}
+                body = refusal_reply(id_, status, _detail(body), _retry_after(headers))
+                self.start = {**self.start, "headers": _json_headers(self.start)}
+        elif len(body) > INLINE_BODY_BYTES:  # parsing a large reply would hold the event loop
+            body = await asyncio.to_thread(_reshaped_body, self.method or "", body)
+        else:
+            body = _reshaped_body(self.method or "", body)
+        await self._flush(self.start, body, more=False)
+
+    async def refuse_raised(self, exc: Exception) -> None:
+        """Answer a call whose route raised before replying, as a JSON-RPC error.
+
+        A refusal of the in-process run request keeps its status and words; anything else is
+        logged here (Starlette would have logged it) and answered without its name.
+        """
+        _, id_ = self.request.call()
+        response = exc.response if isinstance(exc, httpx.HTTPStatusError) else None
+        if response is not None:
+            try:
+                detail = _detail(response.content)
+            except httpx.ResponseNotRead:
+                detail = None
+            body = refusal_reply(id_, response.status_code, detail, _retry_after(response.headers))
+        else:
+            log.exception("MCP call failed", exc_info=exc)
+            body = refusal_reply(id_, 500, None, None)
+        start = {"type": "http.response.start", "status": 200, "headers": []}
+        await self._flush({**start, "headers": _json_headers(start)}, body, more=False)
+
+    async def _flush(self, start: Message, body: bytes, more: bool) -> None:
+        headers = [(k, v) for k, v in start.get("headers") or [] if k.lower() != b"content-length"]
         if not more:
             headers.append((b"content-length", str(len(body)).encode()))
-        await self.send({**self.start, "headers": headers})
+        self.started = True
+        await self.send({**start, "headers": headers})
         await self.send({"type": "http.response.body", "body": body, "more_body": more})
         self.passing = True
+
+
+def _json_headers(start: Message) -> list[tuple[bytes, bytes]]:
+    """The reply's headers with its content type made JSON."""
+    headers = [(k, v) for k, v in start.get("headers") or [] if k.lower() != b"content-type"]
+    return [*headers, (b"content-type", b"application/json")]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
+from uuid import UUID
 
 import pytest
 from langgraph_sdk import Auth
@@ -80,25 +82,61 @@ def test_store_values_are_capped() -> None:
 
 
 class FakeEngine:
-    """Runs as an engine records them: (user, status, created_at); writes lag behind admission."""
+    """Runs as an engine records them (user, key, status, created_at); writes lag behind admission.
+
+    `key` is what the engine's records share with the handler's value: the run id on
+    `langgraph dev`, the thread on Aegra.
+    """
 
     def __init__(self) -> None:
         self.runs: list[dict[str, Any]] = []
+        self.reads = 0
 
-    async def count(self, user: str, since: datetime) -> tuple[int, int]:
+    async def count(self, user: str, asked: Mapping[str, datetime]) -> L.EngineRuns:
+        self.reads += 1
         await asyncio.sleep(0)  # the engine is awaited: other requests interleave here
         mine = [r for r in self.runs if r["user"] == user]
-        return (
-            sum(r["status"] in L.ACTIVE for r in mine),
-            sum(r["created_at"] >= since for r in mine),
-        )
+        recorded = {
+            key: sum(r["key"] == key and r["created_at"] >= since for r in mine)
+            for key, since in asked.items()
+        }
+        return L.EngineRuns(sum(r["status"] in L.ACTIVE for r in mine), recorded)
 
-    def add(self, user: str, status: str = "pending") -> None:
-        self.runs.append({"user": user, "status": status, "created_at": datetime.now(UTC)})
+    def add(self, user: str, key: str, status: str = "pending") -> dict[str, Any]:
+        run = {"user": user, "key": key, "status": status, "created_at": datetime.now(UTC)}
+        self.runs.append(run)
+        return run
+
+    def delete(self, run: dict[str, Any]) -> None:
+        """A stateless run's end: the engine deletes it with its temporary thread."""
+        self.runs.remove(run)
+
+    @property
+    def records(self) -> L.RunRecords:
+        return L.RunRecords("fake", self.count, "run_id")
+
+
+@contextmanager
+def in_request() -> Iterator[L.RequestInFlight]:
+    """What `RunAdmissionScope` does around one HTTP request, without the ASGI around it."""
+    request = L.RequestInFlight()
+    token = L._request.set(request)
+    try:
+        yield request
+    finally:
+        request.open = False
+        L._request.reset(token)
 
 
 async def _admitted(limiter: L.RunLimiter, user: str, n: int) -> int:
-    results = await asyncio.gather(*(limiter.check(user) for _ in range(n)), return_exceptions=True)
+    """Admissions out of `n` parallel requests, each its own HTTP request in flight."""
+
+    async def one(i: int) -> None:
+        with in_request():
+            await limiter.check(user, f"run-{user}-{i}")
+            await asyncio.sleep(0.01)  # the request is still in flight while the others decide
+
+    results = await asyncio.gather(*(one(i) for i in range(n)), return_exceptions=True)
     for r in results:
         assert r is None or (isinstance(r, Auth.exceptions.HTTPException) and r.status_code == 429)
     return sum(r is None for r in results)
@@ -106,50 +144,155 @@ async def _admitted(limiter: L.RunLimiter, user: str, n: int) -> int:
 
 async def test_a_burst_is_admitted_up_to_the_limit_before_the_engine_writes_anything() -> None:
     engine = FakeEngine()
-    limiter = L.RunLimiter(3, engine.count)
+    limiter = L.RunLimiter(3, engine.records)
     assert await _admitted(limiter, "mallory", 40) == 3
     assert await _admitted(limiter, "alice", 1) == 1  # another user is not affected
 
 
 async def test_finished_runs_free_their_place_and_the_message_says_what_to_do() -> None:
     engine = FakeEngine()
-    clock = SimpleNamespace(now=1_000_000.0)
-    limiter = L.RunLimiter(2, engine.count, clock=lambda: clock.now)
-    for _ in range(2):
-        await limiter.check("bob")
-        engine.add("bob")  # the engine writes the admitted run
-    with pytest.raises(Auth.exceptions.HTTPException) as info:
-        await limiter.check("bob")
-    assert info.value.status_code == 429
+    limiter = L.RunLimiter(2, engine.records)
+    for i in range(2):
+        with in_request():  # `POST /runs`: answered once the run is recorded
+            await limiter.check("bob", f"r{i}")
+            engine.add("bob", f"r{i}")
+    with pytest.raises(Auth.exceptions.HTTPException) as info, in_request():
+        await limiter.check("bob", "r2")
+    assert info.value.status_code == 429 and info.value.headers == {"Retry-After": "2"}
+    assert "You have 2 runs pending or running" in str(info.value.detail)
     assert "limit is 2 per user (DOCS_AGENT_MAX_RUNS_PER_USER)" in str(info.value.detail)
     assert "Wait for one to finish" in str(info.value.detail)
     engine.runs[0]["status"] = "success"
-    await limiter.check("bob")  # one finished: one more may start
-    # An admitted run the engine never wrote (refused after the handler) counts only a while.
-    clock.now += L.ADMITTED_WINDOW_S + 1
-    engine.runs[1]["status"] = "success"
-    await limiter.check("bob")
+    with in_request():
+        await limiter.check("bob", "r3")  # one finished: one more may start
+
+
+async def test_stateless_runs_free_their_place_as_soon_as_their_request_ends() -> None:
+    """MCP `tools/call` and `runs.wait(None, ...)`: the engine deletes the run when it finishes.
+
+    The first version counted such a run until the records showed it, for 15 s: 2 of 20
+    sequential calls were answered. Each call now frees its place when its request ends.
+    """
+    engine = FakeEngine()
+    limiter = L.RunLimiter(2, engine.records, clock=lambda: 1_000_000.0)  # no time passes
+    for i in range(20):
+        with in_request():
+            await limiter.check("ide", f"s{i}")
+            run = engine.add("ide", f"s{i}", "running")
+            run["status"] = "success"
+            engine.delete(run)  # finished and deleted while the wait request is still open
+            # Until its request ends the admission still counts: one place of two is taken.
+            assert limiter._unseen(limiter._live("ide"), await engine.count("ide", {})) == 1
+    assert limiter._live("ide") == []
+
+
+async def test_a_run_in_the_records_and_in_flight_counts_once() -> None:
+    engine = FakeEngine()
+    limiter = L.RunLimiter(2, engine.records)
+    with in_request():  # `runs.wait`: the request stays open while the run runs
+        await limiter.check("carol", "w1")
+        engine.add("carol", "w1", "running")
+        with in_request():  # a second request while the first is in flight
+            await limiter.check("carol", "w2")  # 1 run, not 2: admitted
+            engine.add("carol", "w2", "running")
+            with pytest.raises(Auth.exceptions.HTTPException), in_request():
+                await limiter.check("carol", "w3")
+
+
+async def test_a_run_the_engine_refused_after_the_handler_counts_only_while_its_request_lasts() -> (
+    None
+):
+    """A 409 (thread busy), a guest limit or a missing assistant after the handler: no leak."""
+    engine = FakeEngine()
+    limiter = L.RunLimiter(1, engine.records, clock=lambda: 1_000_000.0)
+    with in_request():
+        await limiter.check("dave", "never-written")
+        with pytest.raises(Auth.exceptions.HTTPException), in_request():
+            await limiter.check("dave", "other")  # while it is in flight it holds the place
+    with in_request():
+        await limiter.check("dave", "next")  # its request ended: the place is free at once
+
+
+async def test_a_run_admitted_outside_any_request_counts_for_the_window() -> None:
+    """A cron's run has no request to end: it counts until recorded, or for the window."""
+    engine = FakeEngine()
+    clock = SimpleNamespace(now=1_000_000.0)
+    limiter = L.RunLimiter(1, engine.records, clock=lambda: clock.now)
+    await limiter.check("erin", "cron-1")  # no request in flight
+    with pytest.raises(Auth.exceptions.HTTPException):
+        await limiter.check("erin", "cron-2")
+    engine.add("erin", "cron-1", "success")  # recorded and finished: it matches, counts 0
+    await limiter.check("erin", "cron-3")
+    clock.now += L.ADMITTED_WINDOW_S + 1  # cron-3 was never recorded: it stops counting
+    await limiter.check("erin", "cron-4")
+    assert [a.key for a in limiter._live("erin")] == ["cron-4"]
+
+
+async def test_runs_on_one_thread_match_by_count_when_the_thread_is_the_key() -> None:
+    """Aegra names a run by its thread (it picks the run id after the handler)."""
+    engine = FakeEngine()
+    limiter = L.RunLimiter(3, engine.records)
+    with in_request():
+        await limiter.check("fay", "thread-1")
+        engine.add("fay", "thread-1", "running")
+        with in_request():
+            await limiter.check("fay", "thread-1")  # enqueued behind it: 1 recorded, 1 unseen
+            assert limiter._unseen(limiter._live("fay"), await engine.count("fay", {})) == 2
+            live = limiter._live("fay")
+            asked = {"thread-1": datetime.now(UTC) - timedelta(seconds=5)}
+            assert limiter._unseen(live, await engine.count("fay", asked)) == 1
+            await limiter.check("fay", "thread-2")
+            with pytest.raises(Auth.exceptions.HTTPException) as info, in_request():
+                await limiter.check("fay", "thread-3")
+            assert "You have 3 runs" in str(info.value.detail)
 
 
 async def test_a_failed_count_refuses_with_503_not_an_open_door() -> None:
-    async def broken(user: str, since: datetime) -> tuple[int, int]:
+    async def broken(user: str, asked: Mapping[str, datetime]) -> L.EngineRuns:
         raise OSError("database unreachable")
 
     with pytest.raises(Auth.exceptions.HTTPException) as info:
-        await L.RunLimiter(2, broken).check("u")
+        await L.RunLimiter(2, L.RunRecords("broken", broken, "run_id")).check("u", "r")
     assert info.value.status_code == 503
 
 
 async def test_no_limit_when_off_or_the_engine_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
     engine = FakeEngine()
-    assert await _admitted(L.RunLimiter(0, engine.count), "u", 10) == 10
+    assert await _admitted(L.RunLimiter(0, engine.records), "u", 10) == 10
     assert await _admitted(L.RunLimiter(2, None), "u", 10) == 10
-    assert L.engine_run_counter({"LANGGRAPH_RUNTIME_EDITION": "inmem"}) is L.count_inmem_runs
-    assert L.engine_run_counter({"LANGGRAPH_RUNTIME_EDITION": "postgres"}) is None
+    assert engine.reads == 0
+    assert L.engine_run_records({"LANGGRAPH_RUNTIME_EDITION": "inmem"}) is L.INMEM_RECORDS
+    assert L.INMEM_RECORDS.key_field == "run_id" and L.AEGRA_RECORDS.key_field == "thread_id"
+    assert L.engine_run_records({"LANGGRAPH_RUNTIME_EDITION": "postgres"}) is None
     # Resolved on the first run, not at import: the engine imports the auth module first.
     monkeypatch.setattr(L, "_runs", None)
     monkeypatch.setenv("LANGGRAPH_RUNTIME_EDITION", "inmem")
-    assert L.run_limiter().counter is L.count_inmem_runs and L.run_limiter() is L.run_limiter()
+    assert L.run_limiter().records is L.INMEM_RECORDS and L.run_limiter() is L.run_limiter()
+
+
+async def test_the_scope_middleware_marks_each_request_and_closes_it() -> None:
+    seen: list[L.RequestInFlight | None] = []
+
+    async def route(scope: Any, receive: Any, send: Any) -> None:
+        seen.append(L._request.get())
+        if scope.get("path") == "/mcp":  # langgraph-api's MCP handler: an in-process request
+            await middleware({"type": "http", "path": "/runs/wait"}, receive, send)
+            assert L._request.get() is seen[0]  # the outer mark is back after the inner one
+
+    middleware = L.RunAdmissionScope(route)
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: Any) -> None:
+        return None
+
+    await middleware({"type": "http", "path": "/mcp"}, receive, send)
+    outer, inner = seen
+    assert outer is not None and inner is not None and outer is not inner
+    assert not outer.open and not inner.open and L._request.get() is None
+    await middleware({"type": "lifespan"}, receive, send)
+    assert seen[-1] is None  # not a request: no mark
 
 
 @pytest.fixture
@@ -162,27 +305,32 @@ def inmem_runs() -> Iterator[list[dict[str, Any]]]:
     runs.clear()
 
 
-async def test_inmem_counter_reads_the_owner_and_status_of_each_run(
+async def test_inmem_counter_reads_the_owner_status_and_run_id_of_each_run(
     inmem_runs: list[dict[str, Any]],
 ) -> None:
     now = datetime.now(UTC)
 
-    def run(user: str, status: str, age_s: float) -> dict[str, Any]:
+    def run(run_id: str, user: str, status: str, age_s: float) -> dict[str, Any]:
         config = {"configurable": {"langgraph_auth_user_id": user}}
         return {
+            "run_id": UUID(run_id),
             "status": status,
             "created_at": now - timedelta(seconds=age_s),
             "kwargs": {"config": config},
         }
 
+    ids = [str(UUID(int=i)) for i in range(5)]
     inmem_runs += [
-        run("carol", "running", 60),
-        run("carol", "pending", 1),
-        run("carol", "success", 0.5),
-        run("dave", "pending", 1),
+        run(ids[0], "carol", "running", 60),
+        run(ids[1], "carol", "pending", 1),
+        run(ids[2], "carol", "success", 0.5),
+        run(ids[3], "dave", "pending", 1),
     ]
-    assert await L.count_inmem_runs("carol", now - timedelta(seconds=5)) == (2, 2)
-    assert await L.count_inmem_runs("erin", now) == (0, 0)
+    since = now - timedelta(seconds=5)
+    counted = await L.count_inmem_runs("carol", {ids[1]: since, ids[2]: since, ids[4]: since})
+    assert counted == L.EngineRuns(2, {ids[1]: 1, ids[2]: 1, ids[4]: 0})
+    assert await L.count_inmem_runs("carol", {ids[3]: since}) == L.EngineRuns(2, {ids[3]: 0})
+    assert await L.count_inmem_runs("erin", {}) == L.EngineRuns(0, {})
 
 
 async def test_thread_hook_applies_the_caps_and_the_run_limit(
@@ -190,7 +338,7 @@ async def test_thread_hook_applies_the_caps_and_the_run_limit(
 ) -> None:
     engine = FakeEngine()
     monkeypatch.setattr(L, "LIMITS", SMALL)
-    monkeypatch.setattr(L, "_runs", L.RunLimiter(1, engine.count))
+    monkeypatch.setattr(L, "_runs", L.RunLimiter(1, engine.records))
     user = SimpleNamespace(identity="mallory")
 
     def ctx(resource: str, action: str) -> Any:
@@ -200,10 +348,13 @@ async def test_thread_hook_applies_the_caps_and_the_run_limit(
     with pytest.raises(Auth.exceptions.HTTPException):
         await L.check_thread_event(ctx("threads", "update"), big)
     await L.check_thread_event(ctx("threads", "read"), big)  # reads are not writes
-    await L.check_thread_event(ctx("threads", "create_run"), {"kwargs": {"input": None}})
-    with pytest.raises(Auth.exceptions.HTTPException) as info:
-        await L.check_thread_event(ctx("threads", "create_run"), {"kwargs": {"input": None}})
-    assert info.value.status_code == 429
+    with in_request():
+        run = {"run_id": UUID(int=7), "thread_id": None, "kwargs": {"input": None}}
+        await L.check_thread_event(ctx("threads", "create_run"), run)
+        assert [a.key for a in L._runs._live("mallory")] == [str(UUID(int=7))]  # the run's id
+        with pytest.raises(Auth.exceptions.HTTPException) as info:
+            await L.check_thread_event(ctx("threads", "create_run"), {"kwargs": {"input": None}})
+        assert info.value.status_code == 429
     # Dev mode (one identity for every caller): no run limit, the caps still hold.
     await L.check_thread_event(ctx("threads", "create_run"), {}, limit_runs=False)
     with pytest.raises(Auth.exceptions.HTTPException):
@@ -296,8 +447,7 @@ async def test_a_run_on_another_users_thread_takes_no_place_on_langgraph_dev(
         assert not await L.inmem_thread_of_another("bob", "t-bob")
         assert not await L.inmem_thread_of_another("bob", "t-unknown")
         engine = FakeEngine()
-        limiter = L.RunLimiter(1, engine.count)
-        monkeypatch.setattr(L, "count_inmem_runs", engine.count)
+        limiter = L.RunLimiter(1, L.RunRecords(L.INMEM_RECORDS.engine, engine.count, "run_id"))
         monkeypatch.setattr(L, "_runs", limiter)
         monkeypatch.setattr(L, "LIMITS", SMALL)
         bob = SimpleNamespace(
