@@ -72,7 +72,7 @@ def test_golden_is_well_formed(fixture: Path) -> None:
             assert (source / entry["source"]).is_file(), entry["source"]
             assert entry["source"] not in page_sources
     anchors = {p["source"]: {h["id"] for h in p["headings"]} | {""} for p in pages}
-    for item in golden["blocks"] + golden["snippets"]:
+    for item in golden["blocks"] + golden["snippets"] + golden["rendered"]:
         assert item["page"] in anchors, item
         assert item["section"] is None or item["section"] in anchors[item["page"]], item
     for block in golden["blocks"]:
@@ -129,6 +129,9 @@ def test_built_pages_carry_every_golden_fact(fixture: Path) -> None:
         if snippet["text"]:
             text = _page_text(docs[snippet["page"]])
             assert snippet["text"][:40] in text, snippet
+    for rendered in golden["rendered"]:
+        assert rendered["source_text"] not in rendered["text"]
+        assert rendered["text"] in _page_text(docs[rendered["page"]]), rendered
 
 
 def test_kept_built_pages_are_small() -> None:
