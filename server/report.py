@@ -153,15 +153,6 @@ def content_words(text: str) -> frozenset[str]:
     return frozenset(w for w in (m.lower() for m in _WORD_RE.findall(text)) if w not in stop)
 
 
-class _Descending(str):
-    """A word that sorts last-first, so a min-heap pops the alphabetically last word of a tie."""
-
-    __slots__ = ()
-
-    def __lt__(self, other: str) -> bool:
-        return str.__gt__(self, other)
-
-
 def group_by_shared_word(questions: Sequence[str]) -> list[tuple[str, list[int]]]:
     """Questions grouped by the content word most of them share (indices into `questions`).
 
@@ -179,24 +170,27 @@ def group_by_shared_word(questions: Sequence[str]) -> list[tuple[str, list[int]]
         for w in ws:
             postings[w].append(i)
     count = {w: len(ids) for w, ids in postings.items()}
-    heap = [(-n, _Descending(w)) for w, n in count.items()]
+    # Heap entries (-count, rank, word): rank 0 is the alphabetically last word, so ties go to it,
+    # and every comparison stays between integers.
+    rank = {w: i for i, w in enumerate(sorted(postings, reverse=True))}
+    heap = [(-n, rank[w], w) for w, n in count.items()]
     heapq.heapify(heap)
     grouped = [False] * len(questions)
     groups: list[tuple[str, list[int]]] = []
     while heap:
-        negative, word = heapq.heappop(heap)
+        negative, order, word = heapq.heappop(heap)
         current = count[word]
         if current == 0:
             continue
         if current != -negative:  # stale: some of its questions were grouped since
-            heapq.heappush(heap, (-current, word))
+            heapq.heappush(heap, (-current, order, word))
             continue
         members = [i for i in postings[word] if not grouped[i]]
         for i in members:
             grouped[i] = True
             for w in words[i]:
                 count[w] -= 1
-        groups.append((str(word), members))
+        groups.append((word, members))
     wordless = [i for i, ws in enumerate(words) if not ws]
     if wordless:
         groups.append((NO_WORDS, wordless))
