@@ -689,8 +689,11 @@ async def store(ctx: Auth.types.AuthContext, value: Any) -> None:
     if report_access.in_report_namespace(value.get("namespace") or value.get("namespace_prefix")):
         try:
             report_access.authorize(ctx.user.identity, action, value, report_access.operators())
-        except report_access.ReportAccessError as exc:
-            raise Auth.exceptions.HTTPException(status_code=403, detail=str(exc)) from None
+        except report_access.ReportAccessError as exc:  # 403, or 429 past the vote cap
+            headers = {"Retry-After": str(exc.retry_after_s)} if exc.retry_after_s else None
+            raise Auth.exceptions.HTTPException(
+                status_code=exc.status_code, detail=str(exc), headers=headers
+            ) from None
         return None
     # langgraph-api names the searched prefix `namespace`; Aegra names it `namespace_prefix` (and
     # narrows it to the caller itself, with its store scopes), so check whichever is given.

@@ -13,8 +13,10 @@ The second element is constant because Aegra's store API scopes a namespace by a
 authenticated user carries); langgraph-api keeps namespaces as given.
 
 Who: operators (`AUTH_OPERATORS`, comma-separated user ids) read both; any signed-in user or
-guest may only *put* their own vote (key and `voter` must be theirs, comment ≤ 2,000 chars);
-everything else in the namespace is 403. A vote put straight through the store API skips the
+guest may only *put* their own vote (key and `voter` must be theirs, comment ≤ 2,000 chars), at
+most `FEEDBACK_PER_HOUR` (100) vote writes an hour (429 with Retry-After past it: votes on
+invented message ids cost the store nothing more than that); everything else in the namespace is
+403. A vote put straight through the store API skips the
 feedback route's thread check, so the report counts a vote only when its voter owns the turn
 (the turn record, which users cannot write, names the owner): votes on other users' answers are
 never shown.
@@ -35,10 +37,47 @@ FEEDBACK = (ROOT, SCOPE, "feedback")
 COMMENT_LIMIT = 2000
 VOTES = ("up", "down")
 READ_ACTIONS = frozenset({"get", "search", "list_namespaces"})
+# One user's vote writes per hour. A reader votes once per answer and may change a vote; a
+# hundred answers an hour is more than anyone reads, so only a script hits this. Counted per
+# server process (in memory, like the guest limits).
+FEEDBACK_PER_HOUR = 100
 
 
 class ReportAccessError(PermissionError):
-    """A store call on the report namespace this caller may not make."""
+    """A store call on the report namespace this caller may not make (HTTP 403)."""
+
+    status_code = 403
+    retry_after_s: int | None = None
+
+
+class FeedbackRateLimited(ReportAccessError):
+    """Too many vote writes by one user this hour (HTTP 429, with Retry-After)."""
+
+    status_code = 429
+
+    def __init__(self, retry_after_s: int) -> None:
+        """`retry_after_s`: when the oldest counted write leaves the hour."""
+        super().__init__(
+            f"Too many votes: at most {FEEDBACK_PER_HOUR} an hour; try again in {retry_after_s} s."
+        )
+        self.retry_after_s = retry_after_s
+
+
+_feedback_window: Any = None
+
+
+def count_feedback_write(identity: str) -> None:
+    """Count one vote write of `identity`; FeedbackRateLimited past `FEEDBACK_PER_HOUR`."""
+    global _feedback_window
+    # Late: server.guest reads its settings when imported, which only the server needs.
+    from server.guest import GuestLimitError, SlidingWindow
+
+    if _feedback_window is None:
+        _feedback_window = SlidingWindow(FEEDBACK_PER_HOUR, 3600.0)
+    try:
+        _feedback_window.hit(identity, "votes")
+    except GuestLimitError as exc:
+        raise FeedbackRateLimited(exc.retry_after_s) from None
 
 
 def operators(env: Mapping[str, str] | None = None) -> frozenset[str]:
@@ -87,6 +126,7 @@ def authorize(identity: str, action: str, value: Mapping[str, Any], ops: frozens
         return
     if action == "put" and namespace == FEEDBACK:
         check_feedback_value(identity, str(value.get("key", "")), value.get("value"))
+        count_feedback_write(identity)
         return
     raise ReportAccessError("the answers report is for operators only")
 

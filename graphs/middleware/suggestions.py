@@ -153,6 +153,8 @@ class SuggestionsMiddleware(AgentMiddleware):
         if last is None or not is_ai(last) or getattr(last, "tool_calls", None) or not last.id:
             log.warning("suggestions skipped: the last message is not a final AI answer")
             return None
+        if last.additional_kwargs.get("failure"):
+            return None  # the turn ended on a model failure (retry.py): nothing to follow up on
         prompt = [
             SystemMessage(content=suggestions_prompt(ctx.num_suggestions)),
             HumanMessage(content=transcript(messages)),

@@ -29,8 +29,10 @@ _ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,200}$")
 LOOPBACK_TIMEOUT_S = 15.0
 
 
-def _http_error(status: int, detail: str) -> Auth.exceptions.HTTPException:
-    return Auth.exceptions.HTTPException(status_code=status, detail=detail)
+def _http_error(
+    status: int, detail: str, headers: dict[str, str] | None = None
+) -> Auth.exceptions.HTTPException:
+    return Auth.exceptions.HTTPException(status_code=status, detail=detail, headers=headers)
 
 
 async def caller(request: Request) -> dict[str, Any]:
@@ -119,5 +121,10 @@ async def record_vote(request: Request, body: Any) -> dict[str, Any]:
             },
         )
         if put.status_code >= 400:
-            raise _http_error(put.status_code, f"Feedback not stored: {put.text[:200]}")
+            wait = put.headers.get("retry-after")  # past the vote cap (report_access): 429
+            raise _http_error(
+                put.status_code,
+                f"Feedback not stored: {put.text[:200]}",
+                {"Retry-After": wait} if wait else None,
+            )
     return value

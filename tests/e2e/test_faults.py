@@ -104,8 +104,8 @@ def check_thread(messages: list[BaseMessage], questions: list[str]) -> None:
     assert len(finals) == len(questions), "a failed attempt left an extra answer"
 
 
-REFUSED_KEY = "the model provider refused the key"
-UNREADABLE = "sent a reply that could not be read"
+REFUSED_KEY = "refused this assistant's request"
+UNREADABLE = "sent a reply that could not be used"
 UNREACHABLE = "could not be reached"
 OFFLINE_STAND_IN = "the configured language model (openai:"
 
@@ -135,7 +135,7 @@ FAULTS: list[tuple[str, list[Step], list[Step] | str | None, str]] = [
     ),
     ("malformed_tool_args", [Step("bad_args")], None, ANSWER),
     ("empty_completion", [Step("empty")], None, ANSWER),
-    ("empty_exhausted", [Step("empty")] * 3, None, "unusable answer"),
+    ("empty_exhausted", [Step("empty")] * 3, None, UNREADABLE),
 ]
 
 

@@ -87,3 +87,34 @@ async def test_guest_tokens_only_for_this_servers_own_page(monkeypatch: pytest.M
     monkeypatch.setattr(guest, "CONFIG", GuestConfig())
     async with httpx.AsyncClient(transport=transport, base_url="http://assistant.test") as c:
         assert (await c.post("/chat/api/guest")).status_code == 404
+
+
+async def test_a_vote_past_the_cap_is_a_429_with_the_stores_retry_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The route passes the store's refusal on: the page can tell the reader when to vote again."""
+    import httpx
+    from starlette.requests import Request
+
+    from server.web import feedback
+
+    def server(request: httpx.Request) -> httpx.Response:
+        if request.method == "GET":
+            return httpx.Response(200, json={"values": {"messages": [{"id": "a", "type": "ai"}]}})
+        return httpx.Response(
+            429, json={"detail": "Too many votes"}, headers={"Retry-After": "3500"}
+        )
+
+    class Loopback(httpx.AsyncClient):
+        def __init__(self, **kwargs: object) -> None:
+            super().__init__(transport=httpx.MockTransport(server), **kwargs)  # type: ignore[arg-type]
+
+    async def alice(request: object) -> dict[str, str]:
+        return {"identity": "alice"}
+
+    monkeypatch.setattr(feedback, "caller", alice)
+    monkeypatch.setattr(feedback.httpx, "AsyncClient", Loopback)
+    request = Request({"type": "http", "headers": [], "server": ("127.0.0.1", 8123)})
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:
+        await feedback.record_vote(request, {"thread_id": "t", "message_id": "a", "vote": "up"})
+    assert refused.value.status_code == 429 and refused.value.headers == {"Retry-After": "3500"}

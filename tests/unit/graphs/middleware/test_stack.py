@@ -36,8 +36,8 @@ def test_resilience_stack_is_in_shared_middleware() -> None:
         "SuggestionsMiddleware",
     ]
     message = retry.failure_message(_rate_limited("1"))
-    assert message.startswith("Sorry — I could not answer this time")
-    assert "rate-limiting requests (HTTP 429)" in message and "Traceback" not in message
+    assert message.startswith("The AI model is busy right now")
+    assert "limiting requests (HTTP 429)" in message and "Traceback" not in message
 
 
 def test_stack_takes_its_limits_from_the_settings() -> None:
