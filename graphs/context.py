@@ -77,6 +77,9 @@ class Context:
             if _unset(getattr(self, name)):
                 setattr(self, name, fallback)
         self.num_suggestions = max(0, min(int(self.num_suggestions), 10))
+        # The model fields are text whatever a client sent (`{"model": 123}`), so the model
+        # policy and the loader read them as text: an odd value is refused, never a crash.
+        self.model, self.fallback_models = str(self.model), str(self.fallback_models)
 
     @property
     def fallback_chain(self) -> list[str]:

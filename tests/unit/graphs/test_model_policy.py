@@ -101,6 +101,17 @@ def test_guests_choose_nothing_but_may_echo_the_defaults() -> None:
     assert refused(DEPLOY, " , ", "guest") == "fallback_models="
 
 
+@pytest.mark.parametrize("odd", [123, ["openai:o1-pro"], {"x": 1}, True])
+def test_a_model_setting_that_is_not_text_is_refused_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch, odd: Any
+) -> None:
+    spy = Spy(monkeypatch)
+    for context in ({"model": odd}, {"fallback_models": odd}):
+        answer = ask(build_docs_agent(tools=[]), context, config_of("alice", "authenticated"))
+        assert "is not a model this deployment offers" in answer
+    assert spy.billed() == []
+
+
 def test_the_deployment_and_a_developer_choose_freely() -> None:
     for chooser in ("deployment", "developer"):
         assert refused(BILLED[0], BILLED[1], chooser) is None  # type: ignore[arg-type]
