@@ -8,9 +8,10 @@ so a deployment configures defaults once and a client or Studio overrides them p
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Annotated, Any
 
+from graphs import model_policy
 from graphs.settings import load_settings
 
 
@@ -28,14 +29,16 @@ class Context:
         metadata={
             "description": "Chat model as provider:model (e.g. openai:gpt-4.1-mini, "
             "anthropic:claude-sonnet-4-5) or 'offline' for the built-in extractive model. "
-            "Default: DOCS_AGENT_MODEL, else OpenAI when OPENAI_API_KEY is set, else offline."
+            "Default: DOCS_AGENT_MODEL, else OpenAI when OPENAI_API_KEY is set, else offline. "
+            "Signed-in users choose among the deployment's models (DOCS_AGENT_ALLOWED_MODELS); "
+            "guests cannot choose."
         },
     )
     fallback_models: str = field(
         default="",
         metadata={
             "description": "Comma-separated provider:model chain tried in order when the model "
-            "fails (DOCS_AGENT_FALLBACK_MODELS)."
+            "fails (DOCS_AGENT_FALLBACK_MODELS); the same choice rules as `model`."
         },
     )
     language: str = field(
@@ -74,11 +77,14 @@ class Context:
             if _unset(getattr(self, name)):
                 setattr(self, name, fallback)
         self.num_suggestions = max(0, min(int(self.num_suggestions), 10))
+        # The model fields are text whatever a client sent (`{"model": 123}`), so the model
+        # policy and the loader read them as text: an odd value is refused, never a crash.
+        self.model, self.fallback_models = str(self.model), str(self.fallback_models)
 
     @property
     def fallback_chain(self) -> list[str]:
         """Fallback model specs in order."""
-        return [m.strip() for m in self.fallback_models.split(",") if m.strip()]
+        return model_policy.spec_list(self.fallback_models)
 
     @classmethod
     def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
@@ -112,8 +118,8 @@ def _unset(value: Any) -> bool:
     return isinstance(value, int) and value < 0
 
 
-def context_of(runtime: Any) -> Context:
-    """The run's Context, whatever shape the server delivered it in."""
+def _requested_context(runtime: Any) -> Context:
+    """The Context the run asked for, whatever shape the server delivered it in (unchecked)."""
     ctx = getattr(runtime, "context", None)
     if isinstance(ctx, Context):
         return ctx
@@ -121,3 +127,18 @@ def context_of(runtime: Any) -> Context:
         known = {k: v for k, v in ctx.items() if k in Context.field_names()}
         return Context(**known)
     return Context()
+
+
+def context_of(runtime: Any) -> Context:
+    """The run's Context with its model choice checked (`graphs.model_policy`).
+
+    A model the caller may not choose is replaced by the refusal (a model that answers why and
+    calls nothing), with no suggestions; every reader of the Context goes through here.
+    """
+    ctx = _requested_context(runtime)
+    chooser = model_policy.current_chooser()
+    refused = model_policy.refused_spec(ctx.model, ctx.fallback_chain, chooser, load_settings())
+    if refused is None:
+        return ctx
+    spec = model_policy.refusal_spec(chooser, refused)
+    return replace(ctx, model=spec, fallback_models=spec, num_suggestions=0)

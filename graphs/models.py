@@ -3,7 +3,8 @@
 Models come from `init_chat_model`, so any provider langchain supports works by name; OpenAI
 honours `OPENAI_BASE_URL` for any OpenAI-compatible server. `offline` is the built-in extractive
 model (`graphs.offline`). The per-run choice and fallback chain is
-`graphs.middleware.model_choice.ContextModelMiddleware`.
+`graphs.middleware.model_choice.ContextModelMiddleware`; which models a run may choose is
+`graphs.model_policy`, and a refused choice loads as `RefusedChoiceModel`.
 """
 
 from __future__ import annotations
@@ -13,8 +14,12 @@ import threading
 from typing import Any
 
 from langchain.chat_models import init_chat_model
+from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
 
+from graphs import model_policy
 from graphs.context import Context, default_model
 from graphs.offline.model import OfflineChatModel
 from graphs.settings import OFFLINE, load_settings
@@ -29,6 +34,9 @@ _announced = False
 def load_chat_model(spec: str, *, streaming: bool = True) -> BaseChatModel:
     """A chat model for `provider:model` (or `offline`), cached per (spec, streaming)."""
     spec = (spec or "").strip() or default_model()
+    if model_policy.is_refusal(spec):
+        # Not cached: its text names what a caller asked for, which is theirs to vary.
+        return RefusedChoiceModel(spec=spec, text=model_policy.refusal_text(spec))
     key = (spec, streaming)
     with _cache_lock:
         if key in _cache:
@@ -52,6 +60,35 @@ def load_chat_model(spec: str, *, streaming: bool = True) -> BaseChatModel:
     with _cache_lock:
         _cache[key] = model
     return model
+
+
+class RefusedChoiceModel(BaseChatModel):
+    """Stands in for a model the run may not choose: answers why, and calls nothing.
+
+    A model rather than an error so the run ends like any other turn — the answer in the thread,
+    the next question works — and no code path can reach the refused model through the Context.
+    """
+
+    spec: str
+    text: str
+
+    @property
+    def _llm_type(self) -> str:
+        return "docs-agent-refused-choice"
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> RefusedChoiceModel:
+        """It calls no tools; binding them changes nothing."""
+        return self
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        log.warning("model choice refused: %s", self.spec)
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=self.text))])
 
 
 def for_context(model: BaseChatModel, ctx: Context) -> BaseChatModel:

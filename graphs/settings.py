@@ -30,6 +30,7 @@ def _words(value: str) -> tuple[str, ...]:
 ENV: dict[str, tuple[str, Any, Callable[[str], Any]]] = {
     "model": ("DOCS_AGENT_MODEL", "", str.strip),
     "fallback_models": ("DOCS_AGENT_FALLBACK_MODELS", "", str.strip),
+    "allowed_models": ("DOCS_AGENT_ALLOWED_MODELS", "", str.strip),
     "language": ("DOCS_AGENT_LANGUAGE", "auto", str.strip),
     "num_suggestions": ("DOCS_AGENT_NUM_SUGGESTIONS", 3, int),
     "prune_history": ("DOCS_AGENT_PRUNE_HISTORY", True, _bool),
@@ -56,6 +57,7 @@ class AgentSettings:
 
     model: str = ""
     fallback_models: str = ""
+    allowed_models: str = ""
     language: str = "auto"
     num_suggestions: int = 3
     prune_history: bool = True

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import difflib
 import hmac
 import ipaddress
 import logging
@@ -48,9 +49,11 @@ from server import guest, limits, report_access
 from server.identity import (
     AUTHENTICATED_PERMISSION,
     DEV_PERMISSION,
+    GUEST_IDENTITY_PREFIX,
     MEMORY_NAMESPACE,
     NAMESPACE_LABEL_FIELD,
     OWNER_KEY,
+    is_guest_identity,
     namespace_label,
 )
 
@@ -80,11 +83,12 @@ PLACEHOLDER_MARKERS = (
 )
 # RFC 6750 §2.1 b64token: what a client can send after `Bearer ` byte for byte.
 _B64TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
-# A name that reads as one of our settings whatever its case, separators, spaces or our project
-# prefix: `auth_tokens`, `AUTHTOKENS`, ` AUTH_TOKENS`, `DOCS_AGENT_AUTH_TOKENS`. Other tools' names
-# that merely contain AUTH (`SENTRY_AUTH_TOKEN`, `TWILIO_AUTH_TOKEN`, `NGROK_AUTHTOKEN`,
-# `SSH_AUTH_SOCK`, `LANGGRAPH_AUTH_TYPE`) are not ours and pass.
-_OUR_PREFIXES = ("", "DOCSAGENT")
+# A name that reads as one of our settings whatever its case, separators, spaces or prefix — ours
+# or the platform's, which a deployer copies from its docs: `auth_tokens`, `AUTHTOKENS`,
+# ` AUTH_TOKENS`, `DOCS_AGENT_AUTH_TOKENS`, `LANGGRAPH_AUTH_TOKENS`. Other tools' names that merely
+# contain AUTH (`SENTRY_AUTH_TOKEN`, `TWILIO_AUTH_TOKEN`, `NGROK_AUTHTOKEN`, `SSH_AUTH_SOCK`, and
+# the platform's own `LANGGRAPH_AUTH` and `LANGGRAPH_AUTH_TYPE`) are not ours and pass.
+_OUR_PREFIXES = ("", "DOCSAGENT", "LANGGRAPH")
 _SETTING_STEMS = ("TOKEN", "JWT", "JWKS", "SECRET", "DEV")
 DEFAULT_MAX_LIFETIME_S = 24 * 3600
 
@@ -151,16 +155,20 @@ class AuthConfig:
         if local_dev is None:
             local_dev = is_local_dev_server(env)
         present = {k: v for k, v in env.items() if k.startswith("AUTH_")}
-        unknown = sorted(
-            repr(k) if k != k.strip() or not k.isprintable() else k
-            for k in env
-            if k not in KNOWN_VARIABLES and looks_like_auth_setting(k)
-        )
+        unknown = sorted(k for k in env if k not in KNOWN_VARIABLES and looks_like_auth_setting(k))
         if unknown:
+            shown = [repr(k) if k != k.strip() or not k.isprintable() else k for k in unknown]
+            hints = [
+                f"{name} → {hint}"
+                for name, raw in zip(shown, unknown, strict=True)
+                if (hint := closest_known_variable(raw))
+            ]
             raise AuthConfigError(
-                f"Unknown auth variable(s) {', '.join(unknown)}: known are "
-                f"{', '.join(sorted(KNOWN_VARIABLES))}, exactly so spelled (upper case, no prefix,"
-                " no spaces). Fix the name or remove it."
+                f"Unknown auth variable(s) {', '.join(shown)}"
+                + (f" (did you mean: {'; '.join(hints)}?)" if hints else "")
+                + f": known are {', '.join(sorted(KNOWN_VARIABLES))}, exactly so spelled (upper"
+                " case, no prefix — not even the platform's LANGGRAPH_ — no spaces). Fix the name"
+                " or remove it."
             )
         for name, value in present.items():
             if not value.strip():
@@ -236,7 +244,11 @@ class AuthConfig:
 
 
 def _parse_tokens(raw: str) -> dict[str, str]:
-    """`token:user_id,...` → {token: user}; blank entries, short or duplicate tokens fail."""
+    """`token:user_id,...` → {token: user}; blank entries, short or duplicate tokens fail.
+
+    A user id holds no `:` (the pair splits at the last one), so none is ever in the guest
+    identity space (`guest:...`).
+    """
     tokens: dict[str, str] = {}
     if not raw:
         return tokens
@@ -280,11 +292,30 @@ def looks_like_auth_setting(name: str) -> bool:
     """
     if name.startswith("AUTH_"):
         return True
-    folded = "".join(ch for ch in unicodedata.normalize("NFKC", name).upper() if ch.isalnum())
+    folded = _folded(name)
     return any(
         folded.startswith(prefix + "AUTH") and folded[len(prefix) + 4 :].startswith(_SETTING_STEMS)
         for prefix in _OUR_PREFIXES
     )
+
+
+def _folded(name: str) -> str:
+    """`name` upper-cased with only its letters and digits (NFKC): how `looks_like_auth_setting` reads it."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", name).upper() if ch.isalnum())
+
+
+def closest_known_variable(name: str) -> str | None:
+    """The known variable an unknown name most likely meant (`LANGGRAPH_AUTH_TOKENS` → AUTH_TOKENS)."""
+    folded = _folded(name)
+    for prefix in sorted(_OUR_PREFIXES, key=len, reverse=True):
+        if prefix and folded.startswith(prefix + "AUTH"):
+            folded = folded[len(prefix) :]
+            break
+    known = {_folded(k): k for k in KNOWN_VARIABLES}
+    if folded in known:
+        return known[folded]
+    close = difflib.get_close_matches(folded, list(known), n=1, cutoff=0.75)
+    return known[close[0]] if close else None
 
 
 def _check_guessable(variable: str, what: str, value: str, min_distinct: int) -> None:
@@ -452,6 +483,14 @@ async def resolve_user(authorization: str | None, config: AuthConfig) -> dict[st
         # An identity is taken exactly as signed: no whitespace trimming, no coercion.
         if not isinstance(sub, str) or not sub or sub != sub.strip():
             raise _unauthorized()
+        if is_guest_identity(sub):
+            # Guest identities are issued by guest mode only: a JWT naming one would become that
+            # guest, threads and memories included.
+            log.info("JWT rejected: its sub is in the guest namespace")
+            raise _unauthorized(
+                f"This token's subject starts with {GUEST_IDENTITY_PREFIX!r}, which only guest "
+                "tokens carry; the identity provider must issue another subject."
+            )
         return user_record(sub, AUTHENTICATED_PERMISSION)
     raise _unauthorized()
 
@@ -596,8 +635,12 @@ async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
     """
     # Size caps always; the per-user run limit with real users (not dev mode's one identity).
     await limits.check_thread_event(ctx, value, limit_runs=not _is_dev(ctx))
+    if ctx.resource == "threads" and ctx.action == "search":
+        refuse_values_filter(value)  # dev mode too: it is the engine failing, not a permission
     if _is_dev(ctx):
         return None
+    if ctx.resource == "crons" and ctx.action == "create":
+        refuse_guest_cron(ctx.user.identity)
     if ctx.resource == "threads" and ctx.action in ("create", "create_run"):
         refuse_existence_probe(value)
     if ctx.action == "create_run":
@@ -605,6 +648,37 @@ async def owner_only(ctx: Auth.types.AuthContext, value: Any) -> Auth.types.Filt
     if ctx.action in ("create", "update", "create_run"):
         stamp_owner(value, ctx.user.identity)
     return {OWNER_KEY: ctx.user.identity}
+
+
+def refuse_values_filter(value: Any) -> None:
+    """422 for a thread search or count filtered by `values`, which no engine here serves.
+
+    langgraph dev (langgraph-runtime-inmem 0.36) answers 500 as soon as the caller has a thread
+    without values yet (its containment check reads `None`); Aegra 0.11 has no such field and
+    returns the threads unfiltered. Either way the caller would not get what they asked for, so
+    the filter is refused with the way that works. An empty filter matches everything and passes.
+    """
+    if isinstance(value, dict) and value.get("values"):
+        raise Auth.exceptions.HTTPException(
+            status_code=422,
+            detail="Filtering threads by `values` is not supported by this server; filter by "
+            "`metadata` (or `status`), then read each thread's state.",
+        )
+
+
+def refuse_guest_cron(identity: str) -> None:
+    """403 for a guest's cron: it would keep running, and spending, after the guest has gone.
+
+    A cron runs as its creator with no token to expire: a guest's kept calling the model after the
+    guest's token had expired (4 calls in 190 s), on an hourly allowance that renews. Guests are
+    one visit's readers, so they schedule nothing; signed-in users' crons are unaffected.
+    """
+    if is_guest_identity(identity):
+        raise Auth.exceptions.HTTPException(
+            status_code=403,
+            detail="Guests cannot schedule runs (crons): a guest's session is short-lived. Sign in "
+            "to schedule runs, or ask your question now.",
+        )
 
 
 def refuse_existence_probe(value: Any, what: str = "thread") -> None:

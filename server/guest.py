@@ -6,8 +6,12 @@ off, `authenticate_guest` returns None for every request and nothing else change
 When on, `POST /chat/api/guest` (server/web/app.py) hands each browser a token
 `guest.<JWT>`: HS256 signed with the guest secret (PyJWT, audience `docs-agent-guest`, never
 accepted as a user JWT and vice versa), `sub` = `guest:<random>`, `addr` = a keyed hash of the
-caller's address, lifetime `DOCS_AGENT_GUEST_TTL_S` (default 1 h). A guest is an ordinary owner
-for server/auth.py: it sees only its own threads and store items.
+caller's address (server/client_address.py: the TCP peer, or what a proxy of
+`DOCS_AGENT_TRUSTED_PROXIES` says), lifetime `DOCS_AGENT_GUEST_TTL_S` (default 1 h). A guest is an
+ordinary owner for server/auth.py — it sees only its own threads and store items — with less
+reach: it cannot schedule crons (they would outlive it, server/auth.py) nor choose the model
+(graphs/model_policy.py). The `guest:` identity space is its own: server/auth.py refuses a
+static-token user id or a JWT `sub` in it, so no other credential can become a guest.
 
 Limits keep one visitor from spending the model budget. They are counted per process in sliding
 windows (an in-memory dict of deques: a few bytes per recent request; with several replicas each
@@ -34,12 +38,18 @@ from typing import Any
 import jwt
 from langgraph_sdk import Auth
 
-from server.identity import NAMESPACE_LABEL_FIELD, namespace_label
+from server.identity import (
+    GUEST_IDENTITY_PREFIX,
+    GUEST_PERMISSION,
+    NAMESPACE_LABEL_FIELD,
+    is_guest_identity,
+    namespace_label,
+)
 
 PREFIX = "guest."
 AUDIENCE = "docs-agent-guest"
-IDENTITY_PREFIX = "guest:"
-PERMISSION = "guest"
+IDENTITY_PREFIX = GUEST_IDENTITY_PREFIX
+PERMISSION = GUEST_PERMISSION
 MIN_SECRET_BYTES = 32
 _TRUE = {"true", "1", "yes", "on"}
 
@@ -217,8 +227,8 @@ class GuestService:
 
 
 def is_guest(identity: str) -> bool:
-    """True for identities this module issues (no configured user id may take that shape)."""
-    return identity.startswith(IDENTITY_PREFIX)
+    """True for identities this module issues (server/auth.py lets no user id take that shape)."""
+    return is_guest_identity(identity)
 
 
 def bearer_token(authorization: str | None) -> str:

@@ -18,6 +18,20 @@ DEV_PERMISSION = "dev_mode"
 AUTHENTICATED_PERMISSION = "authenticated"
 """Permission of a user proven by a token or JWT."""
 
+GUEST_PERMISSION = "guest"
+"""Permission of an anonymous reader holding a guest token (server/guest.py)."""
+
+GUEST_IDENTITY_PREFIX = "guest:"
+"""Every guest identity starts with this, and no other identity may (server/auth.py refuses a
+static-token user or a JWT `sub` that does): a guest is known by its identity alone wherever the
+permissions are not kept (a cron's or an Aegra-scheduled run carries only the identity)."""
+
+
+def is_guest_identity(identity: str) -> bool:
+    """True for an identity in the guest namespace (only server/guest.py issues those)."""
+    return identity.startswith(GUEST_IDENTITY_PREFIX)
+
+
 NAMESPACE_LABEL_FIELD = "namespace_label"
 """Field of the authenticated user that holds `namespace_label(identity)`.
 

@@ -31,7 +31,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from langgraph_sdk import Auth
 
-from server import guest
+from server import client_address, guest
 from server.web import feedback
 
 STATIC = Path(__file__).with_name("static")
@@ -161,7 +161,7 @@ async def new_guest(request: Request) -> Response:
         return JSONResponse(
             {"detail": "Guest tokens are issued to this server's page only"}, status_code=403
         )
-    address = request.client.host if request.client else "unknown"
+    address = client_address.client_address(request.scope)  # never a header it cannot trust
     try:
         issued = guest.SERVICE.issue(address)
     except guest.GuestLimitError as exc:

@@ -610,3 +610,63 @@ async def test_assistant_create_with_a_chosen_id_confirms_nothing() -> None:
     guard = await A.assistants(ctx("bob", "assistants", "create"), value)
     assert guard == {"user_id": "bob", A.CREATE_GUARD_KEY: mock.ANY}
     assert value["metadata"] == {"user_id": "bob"}  # the guard is a filter, never stored
+
+
+# --- Issue 33: the platform's prefix, the guest identity space, values filters, guest crons ---
+
+
+def test_a_platform_prefixed_name_fails_the_start_naming_the_right_variable() -> None:
+    # `LANGGRAPH_AUTH_TOKENS=...` used to start `langgraph dev` in dev mode: open to anyone.
+    for name, right in (
+        ("LANGGRAPH_AUTH_TOKENS", "AUTH_TOKENS"),
+        ("LANGGRAPH_AUTH_JWT_SECRET", "AUTH_JWT_SECRET"),
+        ("langgraph_auth_jwks_url", "AUTH_JWKS_URL"),
+        ("AUTH_TOKEN", "AUTH_TOKENS"),
+        ("DOCS_AGENT_AUTH_TOKENS", "AUTH_TOKENS"),
+    ):
+        for local_dev in (True, False):
+            with pytest.raises(A.AuthConfigError, match=f"{name} → {right}"):
+                cfg(local_dev=local_dev, **{name: f"{TA}:alice"})
+    # The platform's own variables are not ours, and pass.
+    assert cfg(LANGGRAPH_AUTH_TYPE="noop", LANGGRAPH_AUTH='{"path": "x"}').dev_mode
+
+
+async def test_no_credential_but_a_guest_token_is_a_guest() -> None:
+    # A JWT whose `sub` was a guest's identity became that guest (its threads, its memories).
+    c = cfg(local_dev=False, **JWT_ENV)
+    for sub in ("guest:AbCdEf123", "guest:", "guest:x y"):
+        with pytest.raises(Auth.exceptions.HTTPException) as exc:
+            await A.resolve_user("Bearer " + hs256(sub=sub), c)
+        assert exc.value.status_code == 401 and "guest" in str(exc.value.detail)
+    # Other spellings are other identities, outside the guest space.
+    for sub in ("Guest:AbCdEf123", "guests:x", "guest-x"):
+        assert (await A.resolve_user("Bearer " + hs256(sub=sub), c))["identity"] == sub
+    # A static token's user id holds no `:` (the pair splits at the last one): never a guest id.
+    with pytest.raises(A.AuthConfigError):
+        cfg(AUTH_TOKENS=f"{TA}:guest:abc")
+
+
+async def test_a_values_filter_is_refused_with_the_way_that_works() -> None:
+    # langgraph dev answered 500 (Aegra ignores the filter): 422 on every engine, dev mode too.
+    for who, dev in (("alice", False), (A.DEV_IDENTITY, True)):
+        value: dict[str, Any] = {"metadata": {}, "values": {"messages": []}, "limit": 10}
+        with pytest.raises(Auth.exceptions.HTTPException) as exc:
+            await A.owner_only(ctx(who, "threads", "search", dev=dev), value)
+        assert exc.value.status_code == 422 and "metadata" in str(exc.value.detail)
+    for harmless in ({"values": {}}, {"values": None}, {}):
+        assert await A.owner_only(ctx("alice", "threads", "search"), harmless) == {
+            "user_id": "alice"
+        }
+
+
+async def test_guests_schedule_no_crons_and_users_still_do() -> None:
+    with pytest.raises(Auth.exceptions.HTTPException) as exc:
+        await A.owner_only(ctx("guest:AbCdEf123", "crons", "create"), {"schedule": "* * * * *"})
+    assert exc.value.status_code == 403 and "Guests cannot schedule" in str(exc.value.detail)
+    value: dict[str, Any] = {"schedule": "* * * * *"}
+    assert await A.owner_only(ctx("alice", "crons", "create"), value) == {"user_id": "alice"}
+    assert value["metadata"]["user_id"] == "alice"
+    # A guest may still list its (no) crons: only scheduling is refused.
+    assert await A.owner_only(ctx("guest:AbCdEf123", "crons", "search"), {}) == {
+        "user_id": "guest:AbCdEf123"
+    }
