@@ -38,10 +38,10 @@ from tools.codebase.roots import PathError, resolve_path
 log = logging.getLogger(__name__)
 
 CardKind = Literal["doc", "kb", "code"]
-# A page path as a docs folder without a site cites it (`docs/streaming.md#anchor`): a folder, a
-# document suffix and an optional anchor. Kept only when a source holds that page.
+# A page path as a docs folder without a site cites it (`docs/streaming.md#anchor`, `intro.md`):
+# a document suffix and an optional anchor. Kept only when a source holds that page.
 PAGE_PATH_RE = re.compile(
-    r"(?<![\w/.:#-])(?P<path>[\w.-]+(?:/[\w.-]+)+\.(?:mdx?|markdown|rst|html?|ipynb))"
+    r"(?<![\w/.:#-])(?P<path>(?:[\w.-]+/)*[\w-][\w.-]*\.(?:mdx?|markdown|rst|html?|ipynb))"
     r"(?:#(?P<anchor>[\w.:%~-]*[\w%~-]))?(?![\w/-])"
 )
 _INLINE_CODE_RE = re.compile(r"`[^`\n]+`")

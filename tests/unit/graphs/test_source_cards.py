@@ -28,7 +28,12 @@ from tools.settings import SourceSettings
 def _sources(index_dir: Path, **env: str) -> Sources:
     return load_sources(
         SourceSettings.from_env(
-            {"DOCS_AGENT_INDEX_DIR": str(index_dir), "DOCS_AGENT_CODE_ROOTS": "docs-agent=.", **env}
+            {
+                "DOCS_AGENT_INDEX_DIR": str(index_dir),
+                "DOCS_AGENT_CODE_ROOTS": "docs-agent=.",
+                "DOCS_AGENT_EMBEDDINGS": "off",
+                **env,
+            }
         )
     )
 
