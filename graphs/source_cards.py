@@ -122,7 +122,7 @@ def heading_trail(sections: Sequence[Any], anchor: str, title: str = "") -> list
     if not anchor:
         return []
     for i, sec in enumerate(sections):
-        ids = getattr(sec, "anchors", None) or (sec.anchor,)
+        ids = sec.anchors if hasattr(sec, "anchors") else (sec.anchor,)
         if anchor not in ids:
             continue
         trail: list[str] = []

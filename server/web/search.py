@@ -27,6 +27,7 @@ import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -135,19 +136,37 @@ def _plain_snippet(text: str) -> str:
     return _MD_LINK_RE.sub(r"\1", text).replace("`", "")
 
 
-def _result(corpus: Any, hit: Hit) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Heading:
+    """What a heading trail needs of a section (`graphs.source_cards.heading_trail`)."""
+
+    heading: str
+    level: int
+    anchors: tuple[str, ...]
+
+
+@lru_cache(maxsize=4096)
+def _outline(corpus: Any, key: str, version: object) -> tuple[_Heading, ...]:
+    """A page's headings (no text), kept per index version.
+
+    Successive keystrokes find the same pages again, and reading a whole page for its trail
+    costs more than the search itself.
+    """
+    try:
+        doc = corpus.get(key)
+    except Exception:  # noqa: BLE001 — a trail is a nicety; the result stands without it
+        log.debug("instant search: no page %r for its trail", key, exc_info=True)
+        return ()
+    if doc is None:
+        return ()
+    return tuple(_Heading(s.heading, s.level, tuple(s.anchors)) for s in doc.sections)
+
+
+def _result(corpus: Any, hit: Hit, version: object) -> dict[str, Any]:
     anchor = hit.anchor
-    doc = None
-    getter = getattr(corpus, "get", None)
-    if getter is not None and (anchor or hit.section):
-        try:
-            doc = getter(hit.key)
-        except Exception:  # noqa: BLE001 — a trail is a nicety; the result stands without it
-            log.debug("instant search: no page %r for its trail", hit.key, exc_info=True)
-    if doc is not None and anchor:
-        section = heading_trail(doc.sections, anchor, hit.title) or [hit.section]
-    else:
-        section = [hit.section] if hit.section else []
+    section = [hit.section] if hit.section else []
+    if anchor and getattr(corpus, "get", None) is not None:
+        section = heading_trail(_outline(corpus, hit.key, version), anchor, hit.title) or section
     site = web_url(hit.url.split("#", 1)[0])
     return {
         "ref": hit.url + (f"#{anchor}" if anchor else ""),
@@ -157,6 +176,12 @@ def _result(corpus: Any, hit: Hit) -> dict[str, Any]:
         "snippet": _plain_snippet(hit.snippet),
         "url": (site + (f"#{anchor}" if anchor else "")) if site else None,
     }
+
+
+@lru_cache(maxsize=8)
+def _page_links(corpus: Any) -> Any:
+    """One link table per docs source, kept: it is rebuilt only when the index changes."""
+    return source_links(corpus)
 
 
 def instant_results(corpus: Any, query: str, limit: int) -> list[dict[str, Any]]:
@@ -173,8 +198,9 @@ def instant_results(corpus: Any, query: str, limit: int) -> list[dict[str, Any]]
     hits = index.search(query, limit + (5 if hide else 0), terms=terms)
     if hide:
         hits = [h for h in hits if h.collection != RELEASE_NOTES]
-    hits = hit_snippets(hits[:limit], source_links(corpus))
-    return [_result(corpus, h) for h in hits]
+    hits = hit_snippets(hits[:limit], _page_links(corpus))
+    version = index.link_version()
+    return [_result(corpus, h, version) for h in hits]
 
 
 def _docs_corpus() -> Any:
