@@ -388,7 +388,9 @@ def test_attributes_set_place_colour_language_and_the_cookie_bar_is_never_covere
     assert page.js(f"innerHeight - {fab}.getBoundingClientRect().bottom") > 64  # cookie bar again
     page.click("#accept")
     page.wait(f"innerHeight - {fab}.getBoundingClientRect().bottom === 20")
-    assert page.js(f"document.documentElement.clientWidth - {fab}.getBoundingClientRect().right") == 20
+    assert (
+        page.js(f"document.documentElement.clientWidth - {fab}.getBoundingClientRect().right") == 20
+    )
 
 
 def test_no_button_on_a_site_that_is_not_allowed(
@@ -428,6 +430,32 @@ def test_widget_axe_closed_open_light_dark_phone(
     assert not any(v for k, v in found.items() if not k.endswith("page")), found
 
 
+def test_widget_weight_closed_and_opened(browser: Browser, site: str, web_server: str) -> None:
+    gz = {"Accept-Encoding": "gzip"}
+    script = httpx.get(web_server + "/chat/widget.js", headers=gz)
+    assert script.headers["content-encoding"] == "gzip"
+    closed = int(script.headers["content-length"])
+    _Site.pages = {"/": material_page("Home", widget_tag(web_server))}
+    page = open_site(browser, site + "/")
+    page.js(f"{ROOT}.querySelector('.fab').click()")
+    fid = chat_frame(page, web_server)
+    time.sleep(1.0)  # the page's first requests after it is ready (threads list)
+    entries = page.frame_js(
+        fid,
+        "[performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType("
+        "'resource')].map(e => [new URL(e.name).pathname, e.transferSize])",
+    )
+    opened = closed + sum(size for _, size in entries)
+    own = closed + sum(size for path, size in entries if "/instant." in path)
+    print(
+        f"\nwidget closed: {closed / 1024:.1f} KB (widget.js, gzip); opened and ready: "
+        f"{opened / 1024:.1f} KB in all, of which the widget's own (widget.js, instant.js/.css) "
+        f"{own / 1024:.1f} KB; {json.dumps(entries)}"
+    )
+    assert closed <= 5 * 1024
+    assert opened <= 80 * 1024
+
+
 # --- instant search -----------------------------------------------------------------------------
 
 
@@ -443,6 +471,7 @@ def test_instant_search_in_the_widget_then_enter_asks(
         page.send("Input.insertText", {"text": ch})
         time.sleep(0.03)
     frame_wait(page, fid, "!document.querySelector('.da-instant').hidden")
+    page.screenshot(SHOTS / "widget-instant.png")
     options = page.frame_js(
         fid,
         "[...document.querySelectorAll('#da-instant [role=option]')].map(li => li.textContent)",
