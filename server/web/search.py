@@ -54,6 +54,8 @@ MIN_PREFIX_CHARS = 3
 MAX_BACKOFF_CHARS = 3
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
 _MD_LINK_RE = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
+# A snippet window that starts inside a link's address: `…e-docs-as-you-type)). Signed-in…`.
+_CUT_URL_TAIL_RE = re.compile(r"^…[^\s()]*\)+[.,;:]?\s*")
 
 
 @dataclass(frozen=True)
@@ -108,32 +110,68 @@ def keystroke_terms(index: Any, query: str) -> list[str]:
     last = words[-1]
     typing = last.end() == len(query)  # no space after it yet: a word being typed
     terms = index_terms(query[: last.start()] if typing else query)
+    unknown = set(terms) - index.known_terms(terms) if terms else set()
+    # A finished word the index does not hold may be an inflection of one it does (`streame`).
+    terms = [_stem_of(index, t) if t in unknown else t for t in terms]
     if typing:
         terms += _completed(index, last.group(0))
     return list(dict.fromkeys(terms))
 
 
+# What a word may have after the stem the index keeps (tools/text.py's stemmer drops them).
+INFLECTIONS = ("ing", "ed", "es", "s")
+# A stem found by cutting an ending has at least this many characters (`stre` is no `str`+`e`).
+MIN_STEM_CHARS = 4
+
+
+def _inflected(index: Any, word: str) -> tuple[str, int] | None:
+    """The known term a word inflects, with its section count (`streami` → `stream`), or None.
+
+    Only a cut that is the start of an ending counts: `checkp` is on its way to `checkpoint`,
+    not an inflection of `check`.
+    """
+    for cut in range(1, MAX_BACKOFF_CHARS + 1):
+        stem, ending = word[:-cut], word[-cut:]
+        if len(stem) < MIN_STEM_CHARS:
+            break
+        if not any(full.startswith(ending) for full in INFLECTIONS):
+            continue
+        for term, count in index.completions(stem, 8):
+            if term == stem:
+                return term, count
+    return None
+
+
+def _stem_of(index: Any, term: str) -> str:
+    """The known term an unknown one inflects, else the term itself."""
+    found = _inflected(index, term)
+    return found[0] if found else term
+
+
 def _completed(index: Any, word: str) -> list[str]:
-    """The index term a word being typed most likely becomes ([] for too short a word)."""
+    """The index term a word being typed most likely becomes ([] for too short a word).
+
+    The most common term it begins, or the known term it inflects when that is more common
+    (`streami`: `stream`, not `streamingstdoutcallbackhandler`).
+    """
     prefix = word.lower()
     if len(prefix) < MIN_PREFIX_CHARS:
         return []
     found = index.completions(prefix, 1)
-    if found:
-        return [found[0][0]]
-    for cut in range(1, MAX_BACKOFF_CHARS + 1):
-        stem = prefix[:-cut]
-        if len(stem) < MIN_PREFIX_CHARS:
-            break
-        if index.known_terms([stem]):
-            return [stem]
+    best = found[0] if found else None
+    inflected = _inflected(index, prefix)
+    if inflected is not None and (best is None or inflected[1] > best[1]):
+        best = inflected
+    if best is not None:
+        return [best[0]]
     # Neither: the word's own terms (an identifier `StateGr` still searches `state`).
     return [t for t in index_terms(word) if index.known_terms([t])]
 
 
 def _plain_snippet(text: str) -> str:
-    """A snippet as reading text: links as their words, no code backticks."""
-    return _MD_LINK_RE.sub(r"\1", text).replace("`", "")
+    """A snippet as reading text: links as their words, no code backticks, no cut-off URL tail."""
+    text = _MD_LINK_RE.sub(r"\1", text).replace("`", "")
+    return _CUT_URL_TAIL_RE.sub("…", text)
 
 
 @dataclass(frozen=True)
@@ -203,9 +241,12 @@ def instant_results(corpus: Any, query: str, limit: int) -> list[dict[str, Any]]
     return [_result(corpus, h, version) for h in hits]
 
 
-def _docs_corpus() -> Any:
-    """The docs source the graphs search (one per process, tools.load_sources)."""
-    return load_sources().docs
+def _search_docs_source(query: str, limit: int) -> list[dict[str, Any]] | None:
+    """Instant results from the docs source the graphs search (None: there is none to search)."""
+    corpus = load_sources().docs  # one per process (tools.load_sources)
+    if corpus is None or getattr(corpus, "index", None) is None:
+        return None
+    return instant_results(corpus, query, limit)
 
 
 router = APIRouter()
@@ -251,16 +292,15 @@ async def instant_search(request: Request) -> Response:
     if not raw_limit.isdigit():
         return _json({"detail": f"limit must be a whole number from 1 to {MAX_LIMIT}"}, 422)
     limit = max(1, min(int(raw_limit), MAX_LIMIT))
-    results: list[dict[str, Any]] = []
+    results: list[dict[str, Any]] | None = []
     if query:
-        corpus = await asyncio.to_thread(_docs_corpus)
-        if corpus is None or getattr(corpus, "index", None) is None:
-            return _json({"detail": "Instant search needs a docs source with an index."}, 503)
-        try:
-            results = await asyncio.to_thread(instant_results, corpus, query, limit)
+        try:  # one hop to a worker thread: index reads block (and the first one may sync)
+            results = await asyncio.to_thread(_search_docs_source, query, limit)
         except Exception:  # noqa: BLE001 — a reader sees a plain sentence, the log the rest
             log.exception("instant search failed for a %d-character query", len(query))
             return _json({"detail": "Search is unavailable right now; try again shortly."}, 503)
+        if results is None:
+            return _json({"detail": "Instant search needs a docs source with an index."}, 503)
     took_ms = round((time.perf_counter() - started) * 1000, 2)
     return _json(
         {"results": results, "took_ms": took_ms},

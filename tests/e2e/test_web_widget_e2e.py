@@ -424,6 +424,7 @@ def test_widget_axe_closed_open_light_dark_phone(
             page.js(f"{ROOT}.querySelector('.fab').click()")
             fid = chat_frame(page, web_server)
             found[f"{theme}/{width}/open"] = axe_count(page, context=context)
+            page.screenshot(SHOTS / f"widget-open-{theme}-{width}.png", width=width, height=800)
             found[f"{theme}/{width}/open page"] = axe_count(page, fid)
             page.close()
     print("\naxe serious+critical:", json.dumps(found, indent=1))
@@ -553,6 +554,7 @@ def _open_cards(browser: Browser, server: str, token: str, cards: list[dict[str,
             card,
             viewer.js("document.body.innerText"),
         )
+        viewer.screenshot(SHOTS / f"source-{card['kind']}.png", width=1000, height=700)
         if card["kind"] == "code":
             cited = viewer.js("document.querySelectorAll('.code .cited').length")
             assert cited >= 1

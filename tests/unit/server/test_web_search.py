@@ -46,6 +46,9 @@ def test_the_word_being_typed_is_completed_from_the_index(docs: Sources) -> None
     assert "to" not in search.keystroke_terms(index, "guest to ")  # finished words as written
     assert search.keystroke_terms(index, "  ") == []
     assert search.keystroke_terms(index, "zzqx") == []  # nothing in the index begins so
+    # A cut is an inflection only where an ending starts: `checkp` is on its way to a longer word.
+    assert all(t.startswith("checkp") for t in search.keystroke_terms(index, "checkp"))
+    assert search.keystroke_terms(index, "streame tokens") == ["stream", "token"]
 
 
 def test_results_are_sections_with_their_trail_and_the_viewer_ref(docs: Sources) -> None:
