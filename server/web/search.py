@@ -252,8 +252,12 @@ def _search_docs_source(query: str, limit: int) -> list[dict[str, Any]] | None:
 router = APIRouter()
 
 
-def _json(body: dict[str, Any], status: int = 200, **headers: str) -> JSONResponse:
-    return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store", **headers})
+def _json(
+    body: dict[str, Any], status: int = 200, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(
+        body, status_code=status, headers={"Cache-Control": "no-store", **(headers or {})}
+    )
 
 
 async def _admit(request: Request) -> Response | None:
@@ -271,12 +275,12 @@ async def _admit(request: Request) -> Response | None:
         try:
             LIMITER.hit(str(claims["sub"]), str(claims["addr"]))
         except guest.GuestLimitError as exc:
-            return _json({"detail": str(exc)}, 429, **{"Retry-After": str(exc.retry_after_s)})
+            return _json({"detail": str(exc)}, 429, {"Retry-After": str(exc.retry_after_s)})
         return None
     try:
         await feedback.caller(request)
     except Auth.exceptions.HTTPException as exc:
-        return _json({"detail": exc.detail}, exc.status_code, **dict(exc.headers or {}))
+        return _json({"detail": exc.detail}, exc.status_code, dict(exc.headers or {}))
     return None
 
 
@@ -303,6 +307,5 @@ async def instant_search(request: Request) -> Response:
             return _json({"detail": "Instant search needs a docs source with an index."}, 503)
     took_ms = round((time.perf_counter() - started) * 1000, 2)
     return _json(
-        {"results": results, "took_ms": took_ms},
-        **{"Server-Timing": f"search;dur={took_ms}"},
+        {"results": results, "took_ms": took_ms}, headers={"Server-Timing": f"search;dur={took_ms}"}
     )

@@ -189,3 +189,30 @@ async def test_the_widget_asks_whether_its_site_may_show_it(
     for refused in ("https://evil.example", "", "null", "https://docs.example.com/path", "x" * 500):
         assert not await check(refused), refused
     assert widget_api.CACHE_SECONDS > 0
+
+
+async def test_the_widget_check_passes_the_servers_cors_layer_from_any_site(
+    corpus: Sources,
+) -> None:
+    """langgraph.json's CORS (Studio and loopback only) must not hide the answer from a docs site."""
+    import json
+
+    from starlette.middleware.cors import CORSMiddleware
+
+    cors = json.loads((Path(__file__).parents[3] / "langgraph.json").read_text())["http"]["cors"]
+    app = CORSMiddleware(
+        web_app.app,
+        allow_origins=cors["allow_origins"],
+        allow_origin_regex=cors["allow_origin_regex"],
+        allow_methods=cors["allow_methods"],
+        allow_headers=cors["allow_headers"],
+        allow_credentials=cors["allow_credentials"],
+    )
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE) as c:
+        r = await c.get(
+            "/chat/api/widget",
+            params={"origin": "https://docs.example.com"},
+            headers={"Origin": "https://docs.example.com"},
+        )
+    assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "*"
