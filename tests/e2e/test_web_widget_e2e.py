@@ -25,7 +25,7 @@ import pytest
 
 from graphs.source_cards import written_refs
 from tests.e2e.browser import Browser, Page, chromium, chromium_path
-from tests.e2e.conftest import REPO_ROOT, free_port, langgraph_dev
+from tests.e2e.conftest import REPO_ROOT, AegraServices, aegra_server, free_port, langgraph_dev
 from tests.fixtures.fake_openai import FakeOpenAI, Step
 
 pytestmark = [
@@ -132,6 +132,8 @@ def server_env(site: str) -> dict[str, str]:
         "AUTH_TOKENS": f"{ALICE}:alice",
         "DOCS_AGENT_GUESTS": "true",
         "DOCS_AGENT_GUEST_SECRET": GUEST_SECRET,
+        # Every browser context of these tests is a new guest from 127.0.0.1.
+        "DOCS_AGENT_GUEST_NEW_PER_ADDRESS_HOUR": "1000",
         "DOCS_AGENT_WEB_ORIGINS": site,
         "DOCS_AGENT_EMBEDDINGS": "off",
         "DOCS_AGENT_CODE_ROOTS": "docs-agent=.",
@@ -629,3 +631,25 @@ def test_a_scripted_models_citations_become_cards_that_open(
     assert _open_cards(browser, scripted_server, ALICE, cards) == 3
     page.close()
     fake.clear(SCRIPTED)
+
+
+def test_search_sources_and_the_widget_check_on_aegra(
+    aegra_services: AegraServices, tmp_path: Path, site: str
+) -> None:
+    with aegra_server(tmp_path, aegra_services, server_env(site)) as url:
+        token = httpx.post(url + "/chat/api/guest").json()["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        found = httpx.get(url + "/chat/api/search", params={"q": "guest tok"}, headers=auth)
+        assert found.status_code == 200 and found.json()["results"], found.text
+        first = found.json()["results"][0]
+        shown = httpx.get(url + "/chat/api/source", params={"ref": first["ref"]}, headers=auth)
+        assert shown.status_code == 200 and shown.json()["title"] == first["title"]
+        code = httpx.get(
+            url + "/chat/api/source", params={"ref": "docs-agent/server/guest.py:1-3"}, headers=auth
+        )
+        assert code.status_code == 200 and [x["n"] for x in code.json()["lines"]][:3] == [1, 2, 3]
+        assert httpx.get(url + "/chat/api/source", params={"ref": first["ref"]}).status_code == 401
+        check = httpx.get(
+            url + "/chat/api/widget", params={"origin": site}, headers={"Origin": site}
+        )
+        assert check.json()["allowed"] is True
