@@ -339,6 +339,9 @@ def test_an_open_panel_reopens_on_the_next_page(
     page.wait("document.readyState === 'complete' && document.getElementById('docs-agent-widget')")
     time.sleep(0.3)
     assert not is_open(page)
+    # A site that swaps its body without a reload (instant navigation) gets the widget back.
+    page.js("document.body.replaceWith(document.createElement('body')); 0")
+    page.wait(f"document.getElementById('docs-agent-widget') && {ROOT}.querySelector('.fab')")
 
 
 def test_attributes_set_place_colour_language_and_the_cookie_bar_is_never_covered(

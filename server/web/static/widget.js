@@ -157,6 +157,9 @@
     let pending = 0, bottom = "";
     function place() {
       pending = 0;
+      // A site that swaps its page without a reload (MkDocs Material's instant navigation) may
+      // take the widget out with the old body: put it back.
+      if (!host.isConnected) (document.body || document.documentElement).appendChild(host);
       let lift = 0;
       const r = fab.getBoundingClientRect();
       [r.left + 4, r.right - 4].forEach((x) => [innerHeight - offsetY - 2, innerHeight - offsetY - r.height].forEach((y) => {
@@ -176,7 +179,7 @@
       if (records && records.every && records.every((m) => m.target === host)) return;
       if (!pending) pending = setTimeout(place, 150);
     };
-    new MutationObserver(later).observe(document.body || document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ["style", "class", "hidden"] });
+    new MutationObserver(later).observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ["style", "class", "hidden"] });
     addEventListener("resize", () => later());
     addEventListener("scroll", () => later(), { passive: true });
     place();
