@@ -6,11 +6,12 @@ a Python dict whose escaped newlines keep the Markdown from rendering, and for `
 whole state (every message with its ids and usage). The platform has no hook for the shape of a
 tool result, so this ASGI middleware (in `http.app`, which both langgraph-api and Aegra apply to
 every route) rewrites that one reply: the text becomes the answer itself and `structuredContent`
-carries `{answer, sources}`; `tools/list` declares that shape as each packaged graph's
-`outputSchema`. A refused call (run limit, size caps, auth, a failed count) becomes a JSON-RPC
-error object with the server's message instead of an HTTP 500 (see `McpResultsMiddleware`).
-Anything it does not recognise passes through unchanged. Aegra serves no MCP endpoint (0.11 has
-no `/mcp` route): there a POST to it gets a JSON-RPC error saying so, with HTTP 404.
+carries `{answer, sources}` (and `source_cards` when the answer has them); `tools/list` declares
+that shape as each packaged graph's `outputSchema`. A refused call (run limit, size caps, auth, a
+failed count) becomes a JSON-RPC error object with the server's message instead of an HTTP 500
+(see `McpResultsMiddleware`). Anything it does not recognise passes through unchanged. Aegra
+serves no MCP endpoint (0.11 has no `/mcp` route): there a POST to it gets a JSON-RPC error
+saying so, with HTTP 404.
 """
 
 from __future__ import annotations
@@ -47,6 +48,22 @@ OUTPUT_SCHEMA: dict[str, Any] = {
             "items": {"type": "string"},
             "description": "The citations in the answer: URLs, 'KB <id>', 'path:start-end'.",
         },
+        "source_cards": {
+            "type": "array",
+            "description": "Each citation as a card: its page or article title, section path and "
+            "where to open it (null when no site is configured).",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "ref": {"type": "string"},
+                    "kind": {"type": "string", "enum": ["doc", "kb", "code"]},
+                    "title": {"type": "string"},
+                    "section": {"type": "array", "items": {"type": "string"}},
+                    "url": {"type": ["string", "null"]},
+                },
+                "required": ["ref", "kind", "title", "section", "url"],
+            },
+        },
     },
     "required": ["answer", "sources"],
 }
@@ -72,15 +89,30 @@ def structured_answer(output: Any) -> dict[str, Any] | None:
     answer = output.get("answer")
     sources = output.get("sources")
     if isinstance(answer, str) and isinstance(sources, list):
-        return {"answer": answer, "sources": [s for s in sources if isinstance(s, str)]}
+        found = {"answer": answer, "sources": [s for s in sources if isinstance(s, str)]}
+        return found | _cards(output.get("source_cards"))
     messages = output.get("messages")
     if isinstance(messages, list):
         for message in reversed(messages):
             if isinstance(message, dict) and message.get("type") in ("ai", "AIMessage"):
                 text = _message_text(message)
                 if text.strip():
-                    return {"answer": text, "sources": cited_sources(text, doc_paths=True)}
+                    cards = _cards((message.get("additional_kwargs") or {}).get("sources"))
+                    refs = [c["ref"] for c in cards.get("source_cards", [])]
+                    return {
+                        "answer": text,
+                        "sources": refs or cited_sources(text, doc_paths=True),
+                    } | cards
     return None
+
+
+def _cards(value: Any) -> dict[str, Any]:
+    """`{"source_cards": [...]}` for a list of well-formed cards (graphs/source_cards.py), else {}."""
+    if not isinstance(value, list):
+        return {}
+    keys = {"ref", "kind", "title", "section", "url"}
+    cards = [c for c in value if isinstance(c, dict) and keys <= set(c)]
+    return {"source_cards": cards} if cards else {}
 
 
 def reshape_call_result(result: dict[str, Any]) -> dict[str, Any]:

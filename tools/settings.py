@@ -41,6 +41,28 @@ def _choice(value: str, choices: tuple[str, ...], name: str) -> str:
     return value
 
 
+def _web_url(value: str, name: str) -> str:
+    """An `http(s)://` address a reader's browser opens; anything else fails loudly, by name."""
+    value = value.strip()
+    if value and not value.lower().startswith(("https://", "http://")):
+        raise ValueError(f"{name}={value!r}: give an http(s):// address")
+    return value
+
+
+def _code_urls(value: str) -> tuple[tuple[str, str], ...]:
+    """`label=URL` pairs (comma-separated) of `DOCS_AGENT_CODE_URLS`, in the order given."""
+    pairs: list[tuple[str, str]] = []
+    for part in _split(value):
+        label, sep, url = part.partition("=")
+        if not sep or not label.strip():
+            raise ValueError(
+                f"DOCS_AGENT_CODE_URLS: {part!r} is not label=URL "
+                "(e.g. docs-agent=https://github.com/org/repo/blob/main)"
+            )
+        pairs.append((label.strip(), _web_url(url, f"DOCS_AGENT_CODE_URLS[{label.strip()}]")))
+    return tuple(pairs)
+
+
 def _path(value: str) -> Path:
     path = Path(value).expanduser()
     return path if path.is_absolute() else (REPO_ROOT / path)
@@ -76,6 +98,12 @@ class SourceSettings:
     docs_exclude: tuple[str, ...] = ()
     # `hide`: release notes pages answer only questions about a release; `keep`: like any page.
     docs_release_notes: str = "hide"
+    # Where a reader opens a cited KB article that has no web address of its own: a help-center
+    # URL the article id is put into (`{id}`, else appended after a `/`); "" = the server's viewer.
+    kb_base_url: str = ""
+    # Where a reader opens cited code: per code-root label, the repository's file URL prefix
+    # (`label=https://github.com/org/repo/blob/main`); roots without one open in the server's viewer.
+    code_urls: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> SourceSettings:
@@ -118,6 +146,8 @@ class SourceSettings:
             docs_release_notes=_choice(
                 get("DOCS_AGENT_DOCS_RELEASE_NOTES", "hide"), ("hide", "keep"), "RELEASE_NOTES"
             ),
+            kb_base_url=_web_url(get("DOCS_AGENT_KB_BASE_URL", ""), "DOCS_AGENT_KB_BASE_URL"),
+            code_urls=_code_urls(get("DOCS_AGENT_CODE_URLS", "")),
         )
 
 

@@ -3,7 +3,9 @@
 After the agent finishes, the final answer's citations are checked (`graphs.citations`) against
 what this turn's tools returned (their artifacts) and then the sources' own backends; the answer
 is replaced by the checked text when anything changed, the counts go to state (`citation_check`)
-and to the `custom` stream.
+and to the `custom` stream. Each citation that stayed becomes a source card on the answer's
+`additional_kwargs["sources"]` (`graphs/source_cards.py`): what the page, the widget and MCP
+show and open.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from langgraph.runtime import Runtime
 
 from graphs.citations import CitationChecker, read_sources
 from graphs.messages import current_turn
+from graphs.source_cards import source_cards
 
 
 class CitationCheckState(AgentState[Any]):
@@ -56,9 +59,16 @@ class CitationCheckMiddleware(AgentMiddleware[CitationCheckState, Any]):
             return None
         _, turn = current_turn(messages)
         text, report = checker.check(last.text, read_sources(turn))
-        update: dict[str, Any] = {"citation_check": report.as_dict()}
+        cards = source_cards(text, checker.sources, turn)
+        changes: dict[str, Any] = {
+            "additional_kwargs": {**last.additional_kwargs, "sources": cards}
+        }
         if text != last.text:
-            update["messages"] = [last.model_copy(update={"content": text})]
+            changes["content"] = text
+        update: dict[str, Any] = {
+            "citation_check": report.as_dict(),
+            "messages": [last.model_copy(update=changes)],
+        }
         try:
             get_stream_writer()({"name": "citation_check", "data": report.as_dict()})
         except RuntimeError:  # outside a graph run

@@ -21,7 +21,6 @@ server's own origin): the widget on another site is an iframe of this page.
 from __future__ import annotations
 
 import gzip
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,8 @@ from fastapi.responses import JSONResponse, Response
 from langgraph_sdk import Auth
 
 from server import client_address, guest
-from server.web import feedback
+from server.web import feedback, search, sources, widget_api
+from server.web.origins import FRAME_ORIGINS, allowed_origins  # noqa: F401 — allowed_origins: this module's API
 
 STATIC = Path(__file__).with_name("static")
 _TYPES = {
@@ -41,22 +41,11 @@ _TYPES = {
     ".html": "text/html; charset=utf-8",
 }
 PAGE_FILES = ("index.html",)
-ASSET_FILES = ("chat.js", "chat.css")
-
-
-def allowed_origins(env: dict[str, str] | None = None) -> list[str]:
-    """Origins allowed to frame the page (`DOCS_AGENT_WEB_ORIGINS`, comma-separated; never `*`)."""
-    raw = (env if env is not None else os.environ).get("DOCS_AGENT_WEB_ORIGINS", "")
-    origins = [o.strip().rstrip("/") for o in raw.split(",") if o.strip()]
-    bad = [o for o in origins if "*" in o or not o.startswith(("https://", "http://"))]
-    if bad:
-        raise ValueError(
-            f"DOCS_AGENT_WEB_ORIGINS: {', '.join(bad)} is not an origin like https://docs.example.com"
-        )
-    return origins
-
-
-FRAME_ORIGINS = allowed_origins()
+ASSET_FILES = (
+    "chat.js",
+    "chat.css",
+    *("instant.js", "instant.css", "source.js", "source.css"),  # search and source viewer
+)
 
 
 @lru_cache(maxsize=16)
@@ -91,6 +80,9 @@ def _page_headers() -> dict[str, str]:
 
 
 router = APIRouter()
+router.include_router(search.router)  # GET /chat/api/search: instant search (server/web/search.py)
+router.include_router(sources.router)  # /chat/source + /chat/api/source: the cited-source viewer
+router.include_router(widget_api.router)  # GET /chat/api/widget: may this site show the widget?
 
 
 @router.get("/chat", include_in_schema=False)

@@ -75,7 +75,8 @@ def test_mcp_initialize_list_and_call(server_url: str) -> None:
     assert not result.get("isError"), result
     # The answer renders as Markdown; {answer, sources} comes as structured content.
     output = result["structuredContent"]
-    assert set(output) == {"answer", "sources"}
+    assert set(output) == {"answer", "sources", "source_cards"}
+    assert [c["ref"] for c in output["source_cards"]] == output["sources"]  # the same citations
     assert result["content"] == [{"type": "text", "text": output["answer"]}]
     assert output["answer"].startswith("_This is an extractive answer")
     assert "\n" in output["answer"] and "{'answer'" not in output["answer"]

@@ -140,6 +140,7 @@ class SearchIndex:
         collections: Sequence[str] | None = None,
         prior_weight: float | None = None,
         snippets: bool = True,
+        terms: Sequence[str] | None = None,
     ) -> list[Hit]:
         """The lexical ranking, each hit with its calibrated score (`Hit.calibrated`).
 
@@ -149,8 +150,10 @@ class SearchIndex:
         trail and body (the engine, tools/search/lexical.py); a page scores by its best
         section plus a share of its next ones, plus its title field, lifted by its link prior.
         The best pages are then re-ranked by the query's word pairs (`phrase_boost`).
+        `terms`: index terms to search instead of the query's own (an instant search's words,
+        the last one completed from the index: `completions`).
         """
-        sequence = index_terms(query[:2000])
+        sequence = list(terms) if terms is not None else index_terms(query[:2000])
         terms = list(dict.fromkeys(sequence))
         if not terms:
             return []
@@ -199,6 +202,11 @@ class SearchIndex:
                 )
             )
         return hits
+
+    def completions(self, prefix: str, limit: int = 3) -> list[tuple[str, int]]:
+        """Index terms that begin with `prefix` and their section counts, most common first."""
+        with self._reading():
+            return self._engine().terms_with_prefix(prefix, limit)
 
     def known_terms(self, terms: Sequence[str]) -> set[str]:
         """Those of the (index) terms that the index holds: the words its lexical side can read."""

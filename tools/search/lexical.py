@@ -296,6 +296,18 @@ class LexicalReader:
                 weights.append((K1 + 1.0) * math.log(1.0 + (n_sections - df + 0.5) / (df + 0.5)))
         return weights
 
+    def terms_with_prefix(self, prefix: str, limit: int) -> list[tuple[str, int]]:
+        """Section terms that begin with `prefix`, with their section counts, most common first.
+
+        tantivy walks its term dictionary (a sorted FST) for this: what an instant search
+        completes the word being typed with (server/web/search.py).
+        """
+        searcher = self._searchers.get("sections")
+        if searcher is None or not prefix:
+            return []
+        found = searcher.terms_with_prefix(SECTION_FIELDS[0], prefix, limit=limit)
+        return [(str(term), int(count)) for term, count in found]
+
     def known_terms(self, terms: Sequence[str]) -> set[str]:
         """Those of the terms some section or title holds."""
         known: set[str] = set()

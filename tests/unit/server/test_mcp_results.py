@@ -252,3 +252,29 @@ def test_json_rpc_errors_of_the_handler_pass_unchanged() -> None:
 
     app = Starlette(routes=[Route("/mcp", mcp, methods=["POST"])])
     assert TestClient(McpResultsMiddleware(app)).post("/mcp", json=CALL).json() == unknown
+
+
+CARD = {
+    "ref": "docs/install.md",
+    "kind": "doc",
+    "title": "Install",
+    "section": [],
+    "url": None,
+}
+
+
+def test_source_cards_ride_along_and_sources_stay_strings() -> None:
+    value = {"answer": ANSWER, "sources": ["docs/install.md"], "source_cards": [CARD]}
+    assert reshape_call_result(_call_result(value))["structuredContent"] == value
+    # A conversation's answer carries its cards in additional_kwargs (graphs/source_cards.py):
+    # `sources` are their refs.
+    state = {
+        "messages": [
+            {"type": "ai", "content": ANSWER, "additional_kwargs": {"sources": [CARD, {"x": 1}]}}
+        ]
+    }
+    out = reshape_call_result(_call_result(state))["structuredContent"]
+    assert out == {"answer": ANSWER, "sources": ["docs/install.md"], "source_cards": [CARD]}
+    from server.mcp_results import OUTPUT_SCHEMA
+
+    assert OUTPUT_SCHEMA["required"] == ["answer", "sources"]  # cards are an optional extension
