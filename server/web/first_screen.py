@@ -31,7 +31,9 @@ def configured(env: Mapping[str, str] | None = None) -> dict[str, Any]:
         value = (env.get(name) or "").strip()
         return value[:_MAX_TEXT] or None
 
-    examples = [e.strip()[:_MAX_TEXT] for e in (env.get("DOCS_AGENT_WEB_EXAMPLES") or "").split("|")]
+    examples = [
+        e.strip()[:_MAX_TEXT] for e in (env.get("DOCS_AGENT_WEB_EXAMPLES") or "").split("|")
+    ]
     return {
         "welcome": text("DOCS_AGENT_WEB_WELCOME"),
         "examples": [e for e in examples if e][:MAX_EXAMPLES],

@@ -103,6 +103,14 @@
   const SAFE_URL = /^(?:https?:|mailto:|\/(?!\/)|#|\.{0,2}\/|[^a-z:]*$)/i;
   const md = window.markdownit({ html: false, linkify: true, typographer: false, breaks: false });
   const purifyOptions = { ALLOWED_URI_REGEXP: SAFE_URL, FORBID_TAGS: ["style", "form", "input", "button", "img"], FORBID_ATTR: ["style"] };
+  // Table column alignment comes as style="text-align:…", which the CSP (no inline styles) would
+  // drop: it becomes a class instead.
+  window.DOMPurify.addHook("uponSanitizeAttribute", (node, data) => {
+    if (data.attrName !== "style") return;
+    const align = /^text-align:\s*(left|right|center);?$/.exec((data.attrValue || "").trim());
+    if (align) node.classList.add("align-" + align[1]);
+    data.keepAttr = false;
+  });
   function markdown(text) {
     return window.DOMPurify.sanitize(md.render(String(text || "")), purifyOptions);
   }
@@ -437,6 +445,8 @@
     if (last) suggestions(el, kw.suggests);
     return kw.suggests;
   }
+  // One finished answer message as the graph stores it, shown in a new bubble (tests, console).
+  state.showAnswer = (msg) => { const el = botBubble(); finishAnswer(el, msg, null, true); return el; };
   function questionBefore(el) {
     const prev = el.previousElementSibling;
     return prev && prev.classList.contains("user") ? prev.textContent : "";
