@@ -385,7 +385,8 @@
       b.addEventListener("click", () => ask(s.prompt));
       box.appendChild(b);
     });
-    el.querySelector(".answer-end").before(box);
+    // Last in the answer, next to the question box: Shift+Tab from the box reaches them first.
+    el.querySelector(".answer-end").after(box);
   }
   // A reader-facing notice on an answer that did not end well: words, a Retry button, and a
   // countdown when the server said when to come back.
