@@ -167,8 +167,6 @@ def test_signed_in_user_asks_streams_follows_up_votes_and_reopens(
     page.js("document.querySelector('.votes textarea').value = 'The page on tokens is missing'")
     page.click(".votes div:not([hidden]) button")
     page.wait("document.querySelector('.msg.bot').dataset.commented === 'true'")
-    page.screenshot(DOCS_IMG / "chat.png")
-    page.screenshot(DOCS_IMG / "chat-phone.png", width=390, height=760)
 
     async def feedback_items() -> list[dict[str, object]]:
         ops = get_client(url=web_server, headers={"Authorization": f"Bearer {OPS}"})
@@ -630,6 +628,7 @@ def test_real_model_answer_renders_streams_and_keeps_its_actions_in_view(
         f"[...{b}.querySelectorAll('a[target=_blank]')].every(a => a.rel === 'noopener noreferrer')"
     )
     assert _answer_in_view(page, "desktop") == {"suggests": 0, "votes": 0}
+    page.screenshot(DOCS_IMG / "chat.png")
     _no_serious_axe(page, "desktop light, after an answer")
     page.js("document.documentElement.dataset.theme = 'dark'")
     _no_serious_axe(page, "desktop dark, after an answer")
@@ -864,7 +863,8 @@ def test_rate_limit_is_counted_down_and_the_question_kept(
 ) -> None:
     # Two runs of bob's that stall in the model fill his run limit (2): the page's next question
     # is refused with HTTP 429 and Retry-After.
-    fake_model.script("stall", [Step("slow", delay=60)] * 2)
+    # The server's own model stalls (a run's `context` model is not honoured on every engine).
+    fake_model.script(MODEL, [Step("slow", delay=60)] * 2)
     headers = {"Authorization": f"Bearer {BOB}"}
 
     async def fill_limit() -> list[tuple[str, str]]:
@@ -876,7 +876,6 @@ def test_rate_limit_is_counted_down_and_the_question_kept(
                 t["thread_id"],
                 "docs_agent",
                 input={"messages": [{"role": "user", "content": "stall"}]},
-                context={"model": "openai:stall"},
             )
             runs.append((t["thread_id"], r["run_id"]))
         return runs
@@ -890,6 +889,15 @@ def test_rate_limit_is_counted_down_and_the_question_kept(
     runs = asyncio.run(fill_limit())
     question = "How do I install the server?"
     try:
+        direct = httpx.post(
+            f"{model_server}/threads/{runs[0][0]}/runs/stream",
+            headers=headers,
+            json={"assistant_id": "docs_agent", "input": {"messages": []}},
+        )
+        print(
+            f"\nrun limit: HTTP {direct.status_code}, Retry-After {direct.headers.get('retry-after')}"
+        )
+        assert direct.status_code == 429
         page.type_and_enter("#question", question)
         page.wait("document.getElementById('status').dataset.countdown", timeout=30)
         assert "You can ask again in" in page.js("document.getElementById('status').textContent")
@@ -898,7 +906,7 @@ def test_rate_limit_is_counted_down_and_the_question_kept(
         assert page.js("document.getElementById('send').disabled") is True
     finally:
         asyncio.run(cancel(runs))
-        fake_model.clear("stall")
+        fake_model.clear(MODEL)  # a step a pending run never took must not stall the next one
     # When the countdown ends the reader sends the kept question again (as often as the server
     # still says to wait: a finished run may count a few more seconds).
     deadline = time.monotonic() + 120
@@ -981,6 +989,11 @@ def test_embedded_page_talks_to_the_widget_and_keeps_the_conversation(
         )
         # A message from another origin is ignored.
         assert fjs("window.docsAgentChat.askedOn") == f"{site}/guide/streaming"
+        fjs(  # the run requests the page sends, as sent
+            "window.__runBodies = []; const f = window.fetch; window.fetch = (u, o) => {"
+            " if (String(u).includes('/runs/stream')) window.__runBodies.push(o.body);"
+            " return f(u, o); }; true"
+        )
         fjs(
             "document.getElementById('question').value = 'How do I configure auth tokens?';"
             " document.getElementById('ask').requestSubmit(); true"
@@ -989,15 +1002,17 @@ def test_embedded_page_talks_to_the_widget_and_keeps_the_conversation(
         thread = fjs("window.docsAgentChat.threadId")
         run = fjs("window.docsAgentChat.lastRunId")
 
-        async def run_metadata() -> dict[str, object]:
+        async def stored_run() -> dict[str, object]:
             token = str(fjs("JSON.parse(localStorage.getItem('da-guest')).token"))
             client = get_client(url=model_server, headers={"Authorization": f"Bearer {token}"})
-            return dict((await client.runs.get(thread, run))["metadata"])
+            return dict(await client.runs.get(thread, run))
 
-        meta = asyncio.run(run_metadata())
-        assert (
-            meta.get("client") == "widget" and meta.get("asked_on") == f"{site}/guide/streaming"
-        ), meta
+        sent = json.loads(str(fjs("window.__runBodies[0]")))["metadata"]
+        assert sent["client"] == "widget" and sent["asked_on"] == f"{site}/guide/streaming", sent
+        stored = asyncio.run(stored_run())
+        if "metadata" in stored:  # langgraph dev returns it; Aegra keeps it for the graph only
+            meta = dict(stored["metadata"])  # type: ignore[arg-type]
+            assert meta.get("client") == "widget" and meta.get("asked_on") == sent["asked_on"]
         # Escape inside the page asks the widget to close.
         page.send("Runtime.evaluate", {"expression": "document.getElementById('f').focus()"})
         fjs("document.getElementById('question').focus(); true")

@@ -611,7 +611,8 @@
         showWelcome();
         const q = $("question");
         if (!q.value.trim()) q.value = question;
-        if (e instanceof HttpError && e.status === 429 && e.retryAfter) blockFor(e.retryAfter);
+        // A limit without Retry-After (not every engine passes the header on) waits 5 s.
+        if (e instanceof HttpError && e.status === 429) blockFor(e.retryAfter || 5);
         else status(explain(e));
       } else {
         const w = el.querySelector(".working");
@@ -741,7 +742,7 @@
   backdrop.addEventListener("click", () => closeSidebar(true));
   $("close-threads").addEventListener("click", () => closeSidebar(true));
   document.addEventListener("keydown", (e) => {
-    if (e.key !== "Escape") return;
+    if (e.key !== "Escape" || e.defaultPrevented) return; // e.g. instant search closed its list
     if (drawerOpen()) { closeSidebar(true); return; }
     const menu = document.querySelector("details[open]");
     if (menu && menu.contains(document.activeElement)) { menu.open = false; return; }
