@@ -45,12 +45,16 @@ QUESTIONS = [
 PROBE = """
 window.__t = {};
 document.getElementById('question').addEventListener('keydown', (e) => {
-  if (e.key === 'Enter') { window.__t = {enter: performance.now()}; }
+  if (e.key === 'Enter') {
+    window.__t = {enter: performance.now(), bots: document.querySelectorAll('.msg.bot').length};
+  }
 }, true);
+// The answer's first words: text in a bubble that was not there when Enter was pressed.
 new MutationObserver(() => {
   const bots = document.querySelectorAll('.msg.bot .body');
   const last = bots[bots.length - 1];
-  if (last && last.textContent.length && window.__t.enter && !window.__t.first) {
+  if (window.__t.enter && !window.__t.first && bots.length > window.__t.bots
+      && last.textContent.length) {
     window.__t.first = performance.now();
   }
 }).observe(document.getElementById('log'), {subtree: true, childList: true, characterData: true});

@@ -463,12 +463,20 @@
   function status(text) { statusEl.textContent = text; }
 
   // --- one question: create the thread if needed, stream the run, render as it comes ----------
-  async function ensureThread() {
-    if (state.threadId) return state.threadId;
-    const t = await json("/threads", { method: "POST", body: JSON.stringify({ metadata: { user_id: state.me, graph_id: graph } }) });
-    state.threadId = t.thread_id;
-    store.set(lastThreadKey, state.threadId);
-    return state.threadId;
+  // The conversation's thread, created once (also ahead of time, as the reader types the first
+  // question of a new conversation, so the answer does not wait for it).
+  let threadPromise = null;
+  function ensureThread() {
+    if (state.threadId) return Promise.resolve(state.threadId);
+    if (!threadPromise) {
+      threadPromise = json("/threads", { method: "POST", body: JSON.stringify({ metadata: { user_id: state.me, graph_id: graph } }) })
+        .then((t) => {
+          if (!state.threadId) { state.threadId = t.thread_id; store.set(lastThreadKey, state.threadId); }
+          return state.threadId;
+        })
+        .finally(() => { threadPromise = null; });
+    }
+    return threadPromise;
   }
   async function* sse(response) {
     const reader = response.body.getReader();
@@ -535,7 +543,7 @@
       const r = await api("/threads/" + threadId + "/runs/stream", {
         method: "POST",
         signal: controller.signal,
-        body: JSON.stringify({ assistant_id: graph, input: { messages: [{ role: "user", content: question }] }, stream_mode: ["messages", "custom", "values"], stream_subgraphs: true, on_disconnect: "cancel", metadata: runMetadata() }),
+        body: JSON.stringify({ assistant_id: graph, input: { messages: [{ role: "user", content: question }] }, stream_mode: ["messages", "custom"], stream_subgraphs: true, on_disconnect: "cancel", metadata: runMetadata() }),
       });
       if (!r.ok) throw new HttpError(r.status, retryAfterOf(r));
       el = botBubble();
@@ -585,10 +593,13 @@
             steps.hidden = false;
             stepsTitle.textContent = T.steps + " (" + progress.children.length + ")";
           }
-        } else if (event === "values" && !event.includes("|")) { final = data; }
-        else if (event === "error") { errored = true; }
+        } else if (event === "error") { errored = true; }
       }
       if (pending) { cancelAnimationFrame(pending); paint(); }
+      // The answer as the thread keeps it, with what the graph attached after streaming it
+      // (suggests, sources, failure). Read once at the end rather than streamed as `values`,
+      // which would send the whole state, tool results included, after every step.
+      if (!errored) final = (await json("/threads/" + threadId + "/state")).values;
       working.remove();
       const messages = (final && final.messages) || [];
       const last = messages[messages.length - 1];
@@ -669,6 +680,7 @@
     } catch (e) { list.textContent = explain(e); return; }
     list.textContent = "";
     if (!threads.length) { const li = document.createElement("li"); li.className = "muted"; li.textContent = T.noThreads; list.appendChild(li); }
+    threads = threads.filter((t) => t.thread_id === state.threadId || ((t.values || {}).messages || []).length);
     threads.forEach((t) => {
       const first = ((t.values || {}).messages || []).find((m) => m.type === "human");
       const li = document.createElement("li");
@@ -759,6 +771,9 @@
   $("question").addEventListener("keydown", (e) => {
     if (e.defaultPrevented) return; // instant search (C4) took this Enter for a result
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); $("ask").requestSubmit(); }
+  });
+  $("question").addEventListener("input", () => {
+    if (state.ready && !state.threadId && !state.busy) ensureThread().catch(() => { /* said when sent */ });
   });
   $("stop").addEventListener("click", stop);
   $("new-thread").addEventListener("click", () => {
