@@ -724,6 +724,13 @@ def test_golden_answers_render_as_markdown_it_says(model_server: str, browser: B
         )
         == 1
     )
+    # An image (which the CSP would not load from another site) is a link to it, by its alt text.
+    page.js(
+        "window.__g = window.docsAgentChat.showAnswer({id: 'i', content:"
+        " '![A *diagram*](https://docs.example.com/d.png)'}); true"
+    )
+    assert page.js("window.__g.querySelector('.body img')") is None
+    assert page.js("window.__g.querySelector('.body a').textContent") == "A diagram"
 
 
 def test_stop_cancels_the_run_on_the_server_and_the_thread_goes_on(

@@ -102,6 +102,13 @@
   // --- rendering: markdown-it (no raw HTML) → DOMPurify → links, citations, code blocks --------
   const SAFE_URL = /^(?:https?:|mailto:|\/(?!\/)|#|\.{0,2}\/|[^a-z:]*$)/i;
   const md = window.markdownit({ html: false, linkify: true, typographer: false, breaks: false });
+  // Images become links to them: the page's CSP loads no image from elsewhere, and a model's
+  // image link is more useful than an empty box.
+  md.renderer.rules.image = (tokens, idx, options, env, self) => {
+    const t = tokens[idx];
+    const alt = self.renderInlineAsText(t.children || [], options, env) || t.attrGet("src");
+    return '<a href="' + md.utils.escapeHtml(t.attrGet("src") || "") + '">' + md.utils.escapeHtml(alt) + "</a>";
+  };
   const purifyOptions = { ALLOWED_URI_REGEXP: SAFE_URL, FORBID_TAGS: ["style", "form", "input", "button", "img"], FORBID_ATTR: ["style"] };
   // Table column alignment comes as style="text-align:…", which the CSP (no inline styles) would
   // drop: it becomes a class instead.
