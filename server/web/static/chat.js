@@ -687,7 +687,10 @@
     } catch (e) { list.textContent = explain(e); return; }
     list.textContent = "";
     if (!threads.length) { const li = document.createElement("li"); li.className = "muted"; li.textContent = T.noThreads; list.appendChild(li); }
-    threads = threads.filter((t) => t.thread_id === state.threadId || ((t.values || {}).messages || []).length);
+    // A thread made ahead of time that never got its question is not a conversation (engines
+    // that list threads without their values keep them all).
+    const unused = (t) => t.thread_id !== state.threadId && t.values && Array.isArray(t.values.messages) && !t.values.messages.length;
+    threads = threads.filter((t) => !unused(t));
     threads.forEach((t) => {
       const first = ((t.values || {}).messages || []).find((m) => m.type === "human");
       const li = document.createElement("li");
