@@ -256,12 +256,15 @@
   function sourcesFromText(root) {
     const seen = new Set();
     const out = [];
-    root.querySelectorAll("a.cite").forEach((a) => {
+    root.querySelectorAll("a[href]").forEach((a) => {
       const href = a.getAttribute("href");
-      const ref = a.classList.contains("code-cite") ? a.textContent.trim() : href;
+      const code = a.classList.contains("code-cite");
+      if (!code && !/^https?:/i.test(href)) return;
+      const ref = code ? a.textContent.trim() : href;
       if (seen.has(ref)) return;
       seen.add(ref);
-      out.push({ ref, kind: a.classList.contains("code-cite") ? "code" : "doc", title: a.classList.contains("code-cite") ? ref : a.textContent, section: [], url: /^https?:/i.test(href) ? href : null });
+      const title = code ? ref : a.classList.contains("cite") ? a.textContent : a.title || a.textContent;
+      out.push({ ref, kind: code ? "code" : "doc", title, section: [], url: code ? null : href });
     });
     return out;
   }
