@@ -1,10 +1,13 @@
-"""First answer token on the chat page after pressing Enter, in headless Chromium (offline model).
+"""First answer text painted on the chat page after pressing Enter, in headless Chromium.
 
     .venv/bin/python -m bench.page_first_token                   # dev and Aegra, 20 questions each
     .venv/bin/python -m bench.page_first_token --engines dev --n 30
+    .venv/bin/python -m bench.page_first_token --model offline   # the built-in extractive model
 
-Per engine: one fresh server (this checkout's docs and KB, offline model, index built before the
-first question), one browser page. For each question the page records `performance.now()` at the
+Per engine: one fresh server (this checkout's docs and KB, index built before the first
+question), one browser page. The model is the scripted OpenAI-compatible one by default
+(tests/fixtures/fake_openai.py, writer="markdown": it searches, reads a page, then streams a
+Markdown answer a word every 50 ms, as a hosted model does), or the offline model. For each question the page records `performance.now()` at the
 Enter keydown and when the answer's text first appears in the DOM; the difference is the figure.
 Side by side, on the same server and the same questions, the baseline: the same run started
 through the SDK (`runs.stream`, mode `messages`) and timed to its first `messages/partial` — the
@@ -29,6 +32,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from bench.first_question import server  # noqa: E402
 from tests.e2e.browser import chromium  # noqa: E402
+from tests.fixtures.fake_openai import FakeOpenAI  # noqa: E402
 
 QUESTIONS = [
     "How do I stream tokens from a client?",
@@ -41,12 +45,16 @@ QUESTIONS = [
 PROBE = """
 window.__t = {};
 document.getElementById('question').addEventListener('keydown', (e) => {
-  if (e.key === 'Enter') { window.__t = {enter: performance.now()}; }
+  if (e.key === 'Enter') {
+    window.__t = {enter: performance.now(), bots: document.querySelectorAll('.msg.bot').length};
+  }
 }, true);
+// The answer's first words: text in a bubble that was not there when Enter was pressed.
 new MutationObserver(() => {
   const bots = document.querySelectorAll('.msg.bot .body');
   const last = bots[bots.length - 1];
-  if (last && last.textContent.length && window.__t.enter && !window.__t.first) {
+  if (window.__t.enter && !window.__t.first && bots.length > window.__t.bots
+      && last.textContent.length) {
     window.__t.first = performance.now();
   }
 }).observe(document.getElementById('log'), {subtree: true, childList: true, characterData: true});
@@ -77,11 +85,18 @@ async def sdk_first_token(url: str, question: str) -> float:
     return first
 
 
-def measure(engine: str, n: int, root: Path) -> dict[str, Any]:
+def measure(engine: str, n: int, root: Path, fake: FakeOpenAI | None) -> dict[str, Any]:
     """Page and SDK first-token times on one fresh server of `engine`."""
     tmp = root / engine
     tmp.mkdir()
     env = {"DOCS_AGENT_MODEL": "offline", "DOCS_AGENT_INDEX_DIR": str(tmp / "index")}
+    if fake is not None:
+        env.update(
+            OPENAI_API_KEY="test",
+            OPENAI_BASE_URL=fake.base_url,
+            DOCS_AGENT_MODEL="openai:gpt-scripted",
+            DOCS_AGENT_MEMORY="false",
+        )
     with server(engine, tmp, env) as (url, _logs), chromium(tmp) as browser:
         asyncio.run(sdk_first_token(url, "warm up the index and the model"))
         page = browser.new_page(url + "/chat?lang=en")
@@ -105,6 +120,7 @@ def measure(engine: str, n: int, root: Path) -> dict[str, Any]:
         page_med, sdk_med = statistics.median(page_s), statistics.median(sdk_s)
         return {
             "engine": engine,
+            "model": "scripted" if fake is not None else "offline",
             "n": n,
             "page_first_token_median_s": round(page_med, 3),
             "page_p90_s": round(sorted(page_s)[int(0.9 * (n - 1))], 3),
@@ -117,15 +133,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--engines", default="dev,aegra")
     parser.add_argument("--n", type=int, default=20)
+    parser.add_argument("--model", choices=("scripted", "offline"), default="scripted")
+    parser.add_argument("--word-delay", type=float, default=0.05, help="scripted model: s per word")
     args = parser.parse_args()
     results = []
+    fake = FakeOpenAI(writer="markdown", token_delay=args.word_delay).start()
     with tempfile.TemporaryDirectory() as root:
         for engine in [e.strip() for e in args.engines.split(",") if e.strip()]:
             try:
-                results.append(measure(engine, max(args.n, 1), Path(root)))
+                model = fake if args.model == "scripted" else None
+                results.append(measure(engine, max(args.n, 1), Path(root), model))
             except Exception as exc:  # noqa: BLE001 — report an engine that cannot run, go on
                 results.append({"engine": engine, "error": str(exc)[:500]})
             print(json.dumps(results[-1]), flush=True)
+    fake.stop()
     return 0
 
 

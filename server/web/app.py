@@ -5,10 +5,16 @@
 API; `app` is the same routes alone (tests, or an `http.app` of their own).
 
 Routes (all under `/chat`):
-- `GET /chat` the page; `GET /chat/static/<file>` its script and style; `GET /chat/widget.js`
-  the one-tag widget. Static files go out gzip-compressed when the browser accepts it (compressed
-  once, kept in memory; no GZip middleware, which the server would apply to its SSE streams too).
-- `GET /chat/api/config` public settings the page needs (guest mode on?).
+- `GET /chat` the page; `GET /chat/static/<file>` its script and style, and the vendored
+  libraries under `static/vendor/` (markdown-it, DOMPurify, highlight.js; vendor/README.md);
+  `GET /chat/widget.js` the one-tag widget. Static files go out gzip-compressed when the browser
+  accepts it (compressed once, kept in memory; no GZip middleware, which the server would apply
+  to its SSE streams too), each with a strong ETag (a 304 answers a matching If-None-Match). The
+  page names its script and style with `?v=<content hash>`: those URLs are cached for a year as
+  immutable (a new release is a new URL); every other URL is revalidated (`no-cache`), the
+  widget's after 5 minutes (it is loaded by every page view of a docs site).
+- `GET /chat/api/config` public settings the page needs (guest mode on? its first screen:
+  welcome, example questions, disclaimer; server/web/first_screen.py).
 - `GET /chat/api/whoami` the identity the caller's token resolves to.
 - `POST /chat/api/guest` a new guest token (404 unless guest mode is on; server/guest.py).
 - `POST /chat/api/feedback` one vote on one answer (server/web/feedback.py).
@@ -20,7 +26,13 @@ server's own origin): the widget on another site is an iframe of this page.
 
 from __future__ import annotations
 
+import asyncio
 import gzip
+import hashlib
+import logging
+import os
+import re
+import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -32,8 +44,10 @@ from langgraph_sdk import Auth
 
 from server import client_address, guest
 from server.web import feedback, search, sources, widget_api
+from server.web.first_screen import first_screen
 from server.web.origins import FRAME_ORIGINS, allowed_origins  # noqa: F401 — allowed_origins: this module's API
 
+log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
 _TYPES = {
     ".js": "text/javascript; charset=utf-8",
@@ -46,25 +60,68 @@ ASSET_FILES = (
     "chat.css",
     *("instant.js", "instant.css", "source.js", "source.css"),  # search and source viewer
 )
+# Vendored libraries: every .js/.css under static/vendor/, by its path ("vendor/dompurify/purify.min.js").
+VENDOR_FILES = frozenset(
+    p.relative_to(STATIC).as_posix()
+    for p in (STATIC / "vendor").rglob("*")
+    if p.suffix in (".js", ".css") and p.is_file()
+)
+IMMUTABLE = "public, max-age=31536000, immutable"
 
 
-@lru_cache(maxsize=16)
+def content_hash(raw: bytes) -> str:
+    """The short content hash that names one version of a file (ETag and `?v=`)."""
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def _versioned_page(raw: bytes) -> bytes:
+    """The page with its own script and style URLs stamped `?v=<hash>` (cacheable for a year)."""
+
+    def stamp(match: re.Match[bytes]) -> bytes:
+        name = match.group(2).decode()
+        if name not in ASSET_FILES and name not in VENDOR_FILES:
+            return match.group(0)
+        version = content_hash(_asset(name)[0]).encode()
+        return match.group(1) + match.group(2) + b"?v=" + version + match.group(3)
+
+    return re.sub(rb'((?:src|href)="/chat/static/)([\w./-]+)(")', stamp, raw)
+
+
+@lru_cache(maxsize=64)
 def _asset(name: str) -> tuple[bytes, bytes]:
-    """(plain, gzip) bytes of a shipped static file."""
+    """(plain, gzip) bytes of a shipped static file (the page with versioned asset URLs)."""
     raw = (STATIC / name).read_bytes()
+    if name in PAGE_FILES:
+        raw = _versioned_page(raw)
     return raw, gzip.compress(raw, compresslevel=9, mtime=0)
 
 
-def _static_response(request: Request, name: str, extra: dict[str, str] | None = None) -> Response:
+def _not_modified(request: Request, etag: str) -> bool:
+    wanted = request.headers.get("if-none-match", "")
+    tags = {t.strip().removeprefix("W/") for t in wanted.split(",")}
+    return etag in tags or "*" in tags
+
+
+def _static_response(
+    request: Request,
+    name: str,
+    extra: dict[str, str] | None = None,
+    cache: str = "no-cache",
+) -> Response:
     raw, packed = _asset(name)
-    headers = {"Cache-Control": "no-cache", "Vary": "Accept-Encoding", **(extra or {})}
-    if "gzip" in request.headers.get("accept-encoding", ""):
+    version = content_hash(raw)
+    if cache == "no-cache" and name not in PAGE_FILES and request.query_params.get("v") == version:
+        cache = IMMUTABLE  # this URL names this content: it never changes
+    zipped = "gzip" in request.headers.get("accept-encoding", "")
+    # One tag per representation (RFC 9110: the gzip body is another representation).
+    etag = f'"{version}-gz"' if zipped else f'"{version}"'
+    headers = {"Cache-Control": cache, "Vary": "Accept-Encoding", "ETag": etag, **(extra or {})}
+    if _not_modified(request, etag):
+        return Response(status_code=304, headers=headers)
+    if zipped:
         headers["Content-Encoding"] = "gzip"
-        body = packed
-    else:
-        body = raw
     media = _TYPES.get(Path(name).suffix, "application/octet-stream")
-    return Response(body, media_type=media, headers=headers)
+    return Response(packed if zipped else raw, media_type=media, headers=headers)
 
 
 def _page_headers() -> dict[str, str]:
@@ -91,24 +148,30 @@ async def page(request: Request) -> Response:
     return _static_response(request, "index.html", _page_headers())
 
 
-@router.get("/chat/static/{name}", include_in_schema=False)
+@router.get("/chat/static/{name:path}", include_in_schema=False)
 async def asset(request: Request, name: str) -> Response:
-    """The page's script and style (only the shipped files, never a path)."""
-    if name not in ASSET_FILES:
+    """The page's script, style and vendored libraries (only shipped files by name, never a path)."""
+    if name not in ASSET_FILES and name not in VENDOR_FILES:
         return Response(status_code=404)
     return _static_response(request, name, {"X-Content-Type-Options": "nosniff"})
 
 
 @router.get("/chat/widget.js", include_in_schema=False)
 async def widget(request: Request) -> Response:
-    """The one-tag widget a docs site loads (cross-origin by design)."""
-    return _static_response(request, "widget.js", {"Cross-Origin-Resource-Policy": "cross-origin"})
+    """The one-tag widget a docs site loads (cross-origin by design; cached 5 min, then revalidated)."""
+    return _static_response(
+        request,
+        "widget.js",
+        {"Cross-Origin-Resource-Policy": "cross-origin"},
+        cache="public, max-age=300, must-revalidate",
+    )
 
 
 @router.get("/chat/api/config")
 async def public_config() -> dict[str, Any]:
-    """What the page needs before the first request: is guest mode on?"""
-    return {"guests": guest.CONFIG.enabled}
+    """What the page needs before the first request: guest mode on? its first screen."""
+    screen = await asyncio.to_thread(first_screen)  # may open the docs source once: off the loop
+    return {"guests": guest.CONFIG.enabled, **screen}
 
 
 def _error(exc: Auth.exceptions.HTTPException) -> JSONResponse:
@@ -178,6 +241,35 @@ async def post_feedback(request: Request) -> Response:
         return _error(exc)
     return JSONResponse(stored)
 
+
+def page_address(env: dict[str, str] | None = None, argv: list[str] | None = None) -> str:
+    """Where the page is served, as well as this process can tell at start.
+
+    `langgraph dev` exports its own URL (`LANGGRAPH_API_URL`); Aegra's `serve` command and
+    uvicorn take `--host`/`--port` on their command line; else the path alone.
+    """
+    env = dict(os.environ) if env is None else env
+    argv = sys.argv if argv is None else argv
+    base = (env.get("LANGGRAPH_API_URL") or "").rstrip("/")
+    if not base:
+
+        def flag(name: str) -> str | None:
+            for i, arg in enumerate(argv):
+                if arg == name and i + 1 < len(argv):
+                    return argv[i + 1]
+                if arg.startswith(name + "="):
+                    return arg.split("=", 1)[1]
+            return None
+
+        port = flag("--port") or env.get("PORT")
+        if port:
+            host = flag("--host") or env.get("HOST") or "127.0.0.1"
+            base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+    return f"{base}/chat"
+
+
+# The start banner's line for readers (issue 31): the server's own log names the API and Studio.
+log.warning("docs-agent chat page: %s", page_address())
 
 app = FastAPI(title="docs-agent web", docs_url=None, redoc_url=None, openapi_url=None)
 app.include_router(router)

@@ -26,6 +26,24 @@ from websockets.sync.client import connect
 from server import local_stack
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+# axe-core, vendored for the tests only (tests/fixtures/vendor/README.md): never served.
+AXE = Path(__file__).resolve().parents[1] / "fixtures" / "vendor" / "axe-core" / "axe.min.js"
+# How far (px) the bottom of an element is below the visible part of the scroll box it sits in
+# and of the viewport (0: fully visible without scrolling).
+BELOW_FOLD = """((sel) => {
+  const els = [...document.querySelectorAll(sel)];
+  const el = els[els.length - 1];
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  let limit = window.innerHeight;
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const cs = getComputedStyle(p);
+    if (/(auto|scroll)/.test(cs.overflowY) && p.scrollHeight > p.clientHeight) {
+      limit = Math.min(limit, p.getBoundingClientRect().bottom);
+    }
+  }
+  return Math.max(0, Math.round(r.bottom - limit));
+})"""
 
 
 def chromium_path() -> str | None:
@@ -165,6 +183,34 @@ class Page:
         )
         if not found:
             raise AssertionError(f"no element {selector!r}")
+
+    def viewport(self, width: int, height: int) -> None:
+        """Emulate a window of `width`×`height` CSS px (a phone below 600 px wide)."""
+        self.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+        )
+
+    def below_fold(self, selector: str) -> int | None:
+        """Px of the last `selector` element below what the reader sees (None: no such element)."""
+        value = self.js(f"{BELOW_FOLD}({json.dumps(selector)})")
+        return None if value is None else int(value)
+
+    def axe(self, impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict[str, Any]]:
+        """axe-core's violations of those impacts on the page as it is now (rule id, impact, nodes)."""
+        if not self.js("!!window.axe"):
+            self.send(
+                "Runtime.evaluate",
+                {"expression": AXE.read_text(), "returnByValue": True},
+                timeout=60,
+            )
+        found = self.js(
+            "axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>"
+            " ({id: v.id, impact: v.impact, help: v.help,"
+            " nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 5)})))",
+            timeout=120,
+        )
+        return [v for v in found or [] if v["impact"] in impacts]
 
     def screenshot(self, path: Path, width: int = 1200, height: int = 800) -> None:
         """Save a PNG of the viewport at `width`×`height`."""

@@ -18,7 +18,8 @@ from tests.e2e.browser import (
     chromium_path,  # noqa: E402
 )
 from tests.e2e.conftest import AegraServices, AegraStack
-from tests.e2e.test_web_chat_e2e import browser, site_port
+from tests.e2e.test_web_chat_e2e import browser, fake_model, site_port
+from tests.fixtures.fake_openai import FakeOpenAI
 
 pytestmark = [
     pytest.mark.e2e,
@@ -28,7 +29,7 @@ pytestmark = [
     ),
 ]
 
-__all__ = ["browser", "site_port"]
+__all__ = ["browser", "fake_model", "site_port"]
 
 
 @pytest.fixture(scope="module")
@@ -74,3 +75,57 @@ def test_language_on_aegra(web_server: str, browser: Browser) -> None:
 
 def test_guest_minting_limited_on_aegra(web_server: str) -> None:
     on_dev.test_one_address_cannot_mint_guests_without_end(web_server)
+
+
+# --- The page with the scripted real model, on Aegra (issue 31) -----------------------------------
+
+
+@pytest.fixture(scope="module")
+def model_server(
+    aegra_services: AegraServices,
+    tmp_path_factory: pytest.TempPathFactory,
+    site_port: int,
+    fake_model: FakeOpenAI,
+) -> Iterator[str]:
+    env = on_dev.model_env(fake_model, site_port)
+    stack = AegraStack(tmp_path_factory.mktemp("web-aegra-model"), aegra_services, env)
+    try:
+        yield stack.start().url
+    finally:
+        stack.stop()
+
+
+def test_real_model_answer_on_aegra(model_server: str, browser: Browser) -> None:
+    on_dev.test_real_model_answer_renders_streams_and_keeps_its_actions_in_view(
+        model_server, browser
+    )
+
+
+def test_stop_on_aegra(model_server: str, browser: Browser) -> None:
+    on_dev.test_stop_cancels_the_run_on_the_server_and_the_thread_goes_on(model_server, browser)
+
+
+def test_queued_question_on_aegra(model_server: str, browser: Browser) -> None:
+    on_dev.test_question_typed_while_an_answer_streams_is_sent_after_it(model_server, browser)
+
+
+def test_cut_model_stream_on_aegra(
+    model_server: str, browser: Browser, fake_model: FakeOpenAI
+) -> None:
+    on_dev.test_a_model_stream_cut_mid_answer_is_retried_without_leftovers(
+        model_server, browser, fake_model
+    )
+
+
+def test_failures_on_aegra(model_server: str, browser: Browser) -> None:
+    on_dev.test_failures_show_words_retry_and_a_countdown(model_server, browser)
+
+
+def test_rate_limit_on_aegra(model_server: str, browser: Browser, fake_model: FakeOpenAI) -> None:
+    on_dev.test_rate_limit_is_counted_down_and_the_question_kept(model_server, browser, fake_model)
+
+
+def test_embedded_page_on_aegra(model_server: str, browser: Browser, site_port: int) -> None:
+    on_dev.test_embedded_page_talks_to_the_widget_and_keeps_the_conversation(
+        model_server, browser, site_port
+    )
