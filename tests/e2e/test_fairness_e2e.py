@@ -190,9 +190,7 @@ def test_one_user_cannot_queue_more_than_the_limit(server: Server) -> None:
             refusals.append(r)
     # Exactly the limit on both engines: admissions still in flight and the engine's records are
     # matched by key (run id, or thread id on Aegra), so a burst can no longer slip one past.
-    assert len(admitted) == MAX_RUNS, [
-        (r.status_code, r.text[:100]) for r in refusals
-    ][:3]
+    assert len(admitted) == MAX_RUNS, [(r.status_code, r.text[:100]) for r in refusals][:3]
     assert all(refused(r, 429, "DOCS_AGENT_MAX_RUNS_PER_USER") for r in refusals), [
         (r.status_code, r.text[:200]) for r in refusals
     ]
