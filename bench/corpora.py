@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tools.sources.profiles import detect_generator as site_generator
+from tools.sources.registry import detect_generator as site_generator
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DESCRIPTIONS = Path(__file__).with_name("corpora.toml")

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import retrieval  # noqa: E402
 
-from tools.sources.mdx import parse_markdown  # noqa: E402
+from tools.sources.markdown.parse import parse_markdown  # noqa: E402
 from tools.text import expand_for_index, query_terms  # noqa: E402
 
 SUFFIXES = (".md", ".mdx", ".markdown")

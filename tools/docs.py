@@ -16,7 +16,7 @@ from tools.settings import SourceSettings
 from tools.sources.corpus import FolderCorpus, UrlRule, repo_prefix
 from tools.sources.corpus_language import description_note, weak_match_note
 from tools.sources.failures import partial_note, unavailable
-from tools.sources.profiles import SiteOptions, detect_site
+from tools.sources.registry import SiteOptions, detect_site
 from tools.sources.render import render_document_parts, render_hits
 from tools.sources.site import Site
 from tools.sources.site_links import hit_snippets, page_links, source_links

@@ -19,7 +19,7 @@ from langchain_core.messages import BaseMessage, ToolMessage
 
 from graphs.offline.ranking import RankedSource, ranked_sources
 from tools.artifacts import SectionArtifact
-from tools.sources.mdx import slugify
+from tools.sources.markdown.inline import slugify
 from tools.sources.site_links import resolve_links, resolve_snippet
 from tools.text import fence_code, fenced_lines
 

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from tools.search.anchors import BODY_UNITS, link_texts, split_links
 from tools.search.phrases import pair_codes, term_hashes
 from tools.search.snippets import snippet_prose
-from tools.sources.mdx import Page
+from tools.sources.records import Page
 from tools.text import index_terms
 
 # Text indexed per section. A few pages carry megabytes of embedded data (base64 images, notebook

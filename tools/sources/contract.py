@@ -22,9 +22,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from tools.search.records import Document, Hit, SyncStats
-from tools.sources.mdx import CodeBlock, Page, Section
-from tools.sources.profiles import PROFILES, SiteOptions, detect_site
 from tools.sources.readers import READERS, read_page
+from tools.sources.records import CodeBlock, Page, Section
+from tools.sources.registry import PROFILES, SiteOptions, detect_site
 from tools.sources.site import Site
 
 __all__ = [

@@ -22,9 +22,9 @@ from tools.search.fusion import fuse, lexical_weight, unread_words
 from tools.search.phrases import RERANK_DEPTH
 from tools.search.vectors import VectorStore
 from tools.settings import REPO_ROOT
-from tools.sources.mdx import Page
-from tools.sources.profiles import SiteOptions, detect_site
 from tools.sources.readers import has_reader, read_page
+from tools.sources.records import Page
+from tools.sources.registry import SiteOptions, detect_site
 from tools.sources.release_notes import RELEASE_NOTES, about_release, is_release_notes
 from tools.sources.site import DOCUMENT_SUFFIXES, Site
 

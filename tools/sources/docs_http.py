@@ -38,7 +38,7 @@ from tools.sources.corpus import FolderCorpus, UrlRule
 from tools.sources.hidden import strip_hidden
 from tools.sources.html_site import parse_html
 from tools.sources.http_fetch import SourceUnavailable, client_for, get, status_reason
-from tools.sources.mdx import slugify
+from tools.sources.markdown.inline import slugify
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from tools.sources.mdx import Page, Section, plain_page
+from tools.sources.records import Page, Section, plain_page
 from tools.text import fence_code
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tools.sources.mdx import js_unescape
+from tools.sources.markdown.mdx import js_unescape
 
 
 class _NotLiteral:

@@ -28,7 +28,7 @@ from tools.search import Document, Hit
 from tools.settings import LiveSourceSettings
 from tools.sources.hidden import strip_hidden
 from tools.sources.http_fetch import SourceUnavailable, client_for, get, same_site, status_reason
-from tools.sources.mdx import parse_markdown
+from tools.sources.markdown.parse import parse_markdown
 from tools.text import sanitize_external
 
 log = logging.getLogger(__name__)

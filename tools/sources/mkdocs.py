@@ -46,18 +46,14 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+from tools.sources.generators.mkdocs.syntax import MarkdownSyntax
 from tools.sources.hidden import strip_hidden
-from tools.sources.mdx import (
-    Page,
-    Section,
-    attr_list_id,
-    outside_code,
-    parse_attr_list,
-    parse_markdown,
-    split_frontmatter,
-)
+from tools.sources.markdown.frontmatter import split_frontmatter
+from tools.sources.markdown.inline import attr_list_id, outside_code, parse_attr_list
+from tools.sources.markdown.parse import parse_markdown
 from tools.sources.mkdocs_keys import KEY_ALIASES, KEY_LABELS
-from tools.sources.site import MarkdownSyntax, may_include, note_read
+from tools.sources.reading import may_include, note_read
+from tools.sources.records import Page, Section
 
 log = logging.getLogger(__name__)
 

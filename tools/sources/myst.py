@@ -37,7 +37,9 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 
 from tools.sources.hidden import strip_hidden
-from tools.sources.mdx import Page, parse_markdown
+from tools.sources.markdown.parse import parse_markdown
+from tools.sources.reading import may_include, note_read
+from tools.sources.records import Page
 from tools.sources.rst import _ADMONITION_LABELS, _relative, _Renderer, parse_rst
 from tools.sources.rst_sphinx import (
     _VERSION_LABELS,
@@ -51,7 +53,6 @@ from tools.sources.rst_sphinx import (
     leave_scope,
     object_scope,
 )
-from tools.sources.site import may_include, note_read
 from tools.sources.slugs import docutils_id
 from tools.sources.sphinx_xrefs import Label, PageTargets, XrefTargets, scan_page
 

@@ -13,16 +13,13 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from tools.sources.generators.docusaurus.loader import docusaurus_source
 from tools.sources.hidden import strip_hidden, strip_invisible
-from tools.sources.mdx import (
-    Page,
-    docusaurus_source,
-    parse_markdown,
-    plain_page,
-    without_slug_marks,
-)
+from tools.sources.markdown.parse import parse_markdown, without_slug_marks
 from tools.sources.mkdocs import SnippetFiles, parse_mkdocs, rewrite_admonitions
-from tools.sources.site import Site, may_include, note_read, recording_reads
+from tools.sources.reading import may_include, note_read, recording_reads
+from tools.sources.records import Page, plain_page
+from tools.sources.site import Site
 
 log = logging.getLogger(__name__)
 

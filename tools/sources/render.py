@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from tools.artifacts import SectionArtifact
 from tools.search import Document, Hit
-from tools.sources.mdx import Section
+from tools.sources.records import Section
 from tools.text import strip_bold, strip_controls
 
 PAGE_LIMIT = 12_000

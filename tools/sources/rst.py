@@ -32,7 +32,7 @@ from docutils.parsers.rst import Parser
 from docutils.transforms.references import PropagateTargets
 
 from tools.sources import docutils_fast
-from tools.sources.mdx import Page, Section, plain_page
+from tools.sources.records import Page, Section, plain_page
 from tools.sources.rst_sphinx import (
     AUTO_ID_PREFIX,
     PY_ROLES,

@@ -28,7 +28,7 @@ from docutils.parsers.rst.directives.misc import Include
 from docutils.parsers.rst.directives.tables import CSVTable
 from typing_extensions import override
 
-from tools.sources.site import may_include, note_read
+from tools.sources.reading import may_include, note_read
 
 if TYPE_CHECKING:
     from tools.sources.sphinx_xrefs import XrefTargets

@@ -4,7 +4,7 @@ A site profile is plain data (worker processes that parse pages get a copy): the
 name, where its URLs start and how they end (`X/`, `X.html` or `X`), which slug rule its heading
 anchors follow, the navigation when the site has one, and the globs of files that are parts of
 pages rather than pages (snippets, partials, templates). Profiles are built per generator from
-the folder's own configuration (tools/sources/profiles.py) and every field can be overridden in
+the folder's own configuration (tools/sources/generators/) and every field can be overridden in
 settings (tools/settings.py, docs/sources.md).
 """
 
@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
-import re
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from tools.sources.generators.docusaurus.routes import strip_number_prefix
+from tools.sources.generators.mkdocs.syntax import MarkdownSyntax
 
 if TYPE_CHECKING:
     from tools.sources.sphinx_xrefs import XrefTargets
+
 
 # File suffixes each kind of markup uses; which reader takes them depends on the generator.
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
@@ -34,19 +34,6 @@ NOTEBOOK_SUFFIXES = (".ipynb",)
 # `.html` is left out outside a built-HTML site: every generator keeps templates and theme
 # overrides in `.html` files, and those are no pages.
 DOCUMENT_SUFFIXES = (*MARKDOWN_SUFFIXES, *RST_SUFFIXES, ".adoc", ".asciidoc", ".ipynb", ".org")
-# Docusaurus strips a number prefix from file and folder names (`01-intro.md`, `01 - intro.md`
-# → `intro`), but not what reads as a version or a date (`4-0.md`, `2021-11-notes.md`):
-# plugin-content-docs' `DefaultNumberPrefixParser`, both patterns as it writes them.
-_IGNORED_PREFIX_RE = re.compile(r"^\d+[-_.]\d+")
-_NUMBER_PREFIX_RE = re.compile(r"^(?P<prefix>\d+)\s*[-_.]+\s*(?P<suffix>[^-_.\s].*)$")
-
-
-def strip_number_prefix(name: str) -> str:
-    """A file or folder name without its Docusaurus number prefix."""
-    if _IGNORED_PREFIX_RE.match(name):
-        return name
-    m = _NUMBER_PREFIX_RE.match(name)
-    return m.group("suffix") if m else name
 
 
 def _glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
@@ -76,24 +63,6 @@ def _glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
 
 # Folders that, by wide convention, hold parts of pages (snippets, partials, includes): not pages.
 PART_FOLDERS = ("snippets", "_snippets", "partials", "_partials", "includes", "_includes")
-
-
-@dataclass(frozen=True)
-class MarkdownSyntax:
-    """The Python-Markdown / pymdownx extensions of an MkDocs site that change how its text reads.
-
-    Each is off unless mkdocs.yml lists it, as in Python-Markdown: without the extension its
-    syntax is text on the built page (`++ctrl+c++`, `` `#!python x` ``, `*[HTML]: …`).
-    """
-
-    inlinehilite: bool = False  # `#!lang code` / `:::lang code` in inline code
-    keys: bool = False  # `++ctrl+alt+del++`
-    key_separator: str = "+"
-    key_camel_case: bool = False
-    key_map: tuple[tuple[str, str], ...] = ()  # the site's own keys (`key_map`), name → label
-    emoji: bool = False  # `:smile:` shortcodes (Material's icons are dropped in any case)
-    abbr: bool = False  # `*[HTML]: Hyper Text Markup Language` definitions
-    auto_append: tuple[str, ...] = ()  # snippets appended to every page (pymdownx.snippets)
 
 
 @dataclass(frozen=True)
@@ -263,63 +232,6 @@ class Site:
         return "/".join(p for p in (route, doc.strip("/")) if p) + (
             "/" if doc.endswith("/") else ""
         )
-
-
-def repository_root(folder: Path) -> Path:
-    """The checkout holding a project (the nearest folder above it with `.git`), else the project.
-
-    Include directives and extensions name files beside the docs (`../README.rst`,
-    `../../src/example.py`): they may be read from anywhere in the repository, never from
-    outside it. Without a checkout, only the project's own folder.
-    """
-    for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return folder
-
-
-def may_include(path: Path, root: Path, configured: tuple[Path, ...] = ()) -> bool:
-    """Whether an include, snippet or import may read `path` (already resolved) under `root`.
-
-    Inside `root`, and neither a dot file nor in a dot folder below it: a checkout holds files
-    its site never publishes (`.env` with keys, `.git/config`, `.venv/`), and a page that names
-    one must not put it into the index. A folder the site's configuration names for its
-    snippets (`configured`, resolved) may itself be a dot folder (`docs/.snippets`): only what
-    lies below it is checked then.
-    """
-    if not path.is_relative_to(root):
-        return False
-    bases = [d for d in configured if path.is_relative_to(d) and d.is_relative_to(root)]
-    base = max(bases, key=lambda d: len(d.parts), default=root)
-    return not any(part.startswith(".") for part in path.relative_to(base).parts)
-
-
-# The files read for the page being read now, besides its own (`recording_reads`).
-_READS: ContextVar[list[str] | None] = ContextVar("page_reads", default=None)
-
-
-@contextmanager
-def recording_reads() -> Iterator[list[str]]:
-    """Collect the other files a page's reader reads (includes, snippets, imports) while it runs.
-
-    Why: a page shows those files' text, so the index must read the page again when one of
-    them changes, not only when the page's own file does (`IndexStore.sync` compares them).
-    Each reader reports a file it read with `note_read`; the reader functions keep their
-    signatures, and worker processes record their own pages the same way.
-    """
-    reads: list[str] = []
-    token = _READS.set(reads)
-    try:
-        yield reads
-    finally:
-        _READS.reset(token)
-
-
-def note_read(path: Path) -> None:
-    """Record that the page being read shows this file's text (a no-op outside `recording_reads`)."""
-    reads = _READS.get()
-    if reads is not None:
-        reads.append(str(path))
 
 
 def _strip_suffix(path: str) -> str:

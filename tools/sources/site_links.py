@@ -37,7 +37,7 @@ from urllib.parse import quote, unquote, urljoin, urlsplit
 from tools.search.analysis import link_target, match_target, page_suffixes
 from tools.search.anchors import prose_and_code
 from tools.search.records import Hit
-from tools.sources.mdx import slugify
+from tools.sources.markdown.inline import slugify
 
 # `[text](dest)` / `![alt](dest "title")`; dest may be `<…>` or hold one level of parentheses.
 # Its text may hold code spans with brackets of their own (`[`cfg['x']`](…)`; a `](` ends the

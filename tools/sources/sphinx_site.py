@@ -20,9 +20,9 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from tools.sources.mdx import Page
+from tools.sources.reading import repository_root
+from tools.sources.records import Page
 from tools.sources.rst import RstOptions, parse_rst
-from tools.sources.site import repository_root
 from tools.sources.sphinx_xrefs import (
     PageTargets,
     XrefTargets,

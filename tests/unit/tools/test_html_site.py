@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from tools.sources.html_site import HtmlSite, parse_html
-from tools.sources.profiles import detect_site
+from tools.sources.registry import detect_site
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "html_site"
 BASE = "https://docs.example.org/en/stable/"

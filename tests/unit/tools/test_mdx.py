@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tools.sources.corpus import UrlRule
-from tools.sources.mdx import parse_markdown, read_frontmatters
+from tools.sources.markdown.frontmatter import read_frontmatters
+from tools.sources.markdown.parse import parse_markdown
 
 PAGE = """---
 title: Streaming

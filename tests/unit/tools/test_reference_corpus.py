@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO_ROOT, SHARED_CORPUS
-from tools.sources.mdx import _FRONTMATTER_RE, parse_markdown
+from tools.sources.markdown.frontmatter import FRONTMATTER_RE
+from tools.sources.markdown.parse import parse_markdown
 
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 
@@ -38,7 +39,7 @@ def test_every_corpus_page_parses_with_a_title_and_sections(shared_corpus: Path)
         if not page.title:
             untitled.append(p)
         # A page without sections must be a stub: nothing after its frontmatter.
-        if not page.sections and _FRONTMATTER_RE.sub("", text).strip():
+        if not page.sections and FRONTMATTER_RE.sub("", text).strip():
             empty.append(p)
     assert plain == [], "pages fell back to plain text"
     assert untitled == []

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.sources.mdx import Page, Section
+from tools.sources.records import Page, Section
 from tools.sources.rst import RstOptions, parse_rst
 from tools.sources.rst_sphinx import REFUSED_INCLUDE, eval_only, sphinx_make_id
 from tools.sources.sphinx_site import SphinxSite

@@ -16,7 +16,7 @@ import pytest
 
 from tests.conftest import REPO_ROOT
 from tests.unit.tools.test_rst import anchors, leftovers
-from tools.sources.mdx import Page
+from tools.sources.records import Page
 from tools.sources.sphinx_site import SphinxSite
 
 CORPUS = Path(

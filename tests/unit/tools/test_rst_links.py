@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tools.search.analysis import links
 from tools.sources.corpus import FolderCorpus, UrlRule
-from tools.sources.mdx import Page
+from tools.sources.records import Page
 from tools.sources.sphinx_site import SphinxSite, read_sphinx_page
 
 CONF = """

@@ -117,7 +117,7 @@ def _rtd_repo(tmp_path: Path, rtd: str) -> Path:
 
 
 def test_read_the_docs_dirhtml_builder_gives_directory_urls_and_links(tmp_path: Path) -> None:
-    from tools.sources.profiles import SiteOptions, detect_site
+    from tools.sources.registry import SiteOptions, detect_site
     from tools.sources.sphinx_site import read_sphinx_page
 
     for n, rtd in enumerate(
@@ -146,7 +146,7 @@ def test_read_the_docs_dirhtml_builder_gives_directory_urls_and_links(tmp_path: 
 
 
 def test_read_the_docs_default_builder_is_html_and_its_conf_py_is_found(tmp_path: Path) -> None:
-    from tools.sources.profiles import detect_site
+    from tools.sources.registry import detect_site
 
     docs = _rtd_repo(tmp_path, "version: 2\nsphinx:\n  configuration: docs/html/conf.py\n")
     (docs / "html").mkdir()
@@ -230,7 +230,7 @@ def _docs_repo(root: Path, files: dict[str, str]) -> Path:
 
 
 def test_the_builder_comes_from_the_build_files_read_the_docs_first(tmp_path: Path) -> None:
-    from tools.sources.profiles import rtd_builder
+    from tools.sources.generators.sphinx.build import rtd_builder
 
     cases: list[tuple[dict[str, str], str]] = [
         # Read the Docs build commands: `sphinx.cmd.build`, `-bdirhtml`, `cd … && make dirhtml`.

@@ -17,7 +17,8 @@ from tools.search import workers as search_workers
 from tools.search.lexical import LexicalReader
 from tools.search.storage import IndexStore
 from tools.sources.corpus import FolderCorpus, UrlRule
-from tools.sources.mdx import Page, parse_markdown
+from tools.sources.markdown.parse import parse_markdown
+from tools.sources.records import Page
 
 WORDS = ["stream", "graph", "state", "checkpoint", "interrupt", "memory", "tool", "agent"]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from tools.search.analysis import analyse_page, links
 from tools.search.anchors import BODY_UNITS, split_links
 from tools.sources.corpus import FolderCorpus, UrlRule
-from tools.sources.mdx import parse_markdown
+from tools.sources.markdown.parse import parse_markdown
 
 
 def write(root: Path, pages: dict[str, str]) -> None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from tools.sources.profiles import detect_site
 from tools.sources.readers import read_page
+from tools.sources.registry import detect_site
 from tools.sources.site import Site
 
 
@@ -332,7 +332,7 @@ def test_an_mdx_comment_id_at_a_heading_end_is_its_anchor(tmp_path: Path) -> Non
         # Any other comment counts in the id (`mark_heading_comments`), not in the text.
         ("Plain", "plain--a-note-"),
     ]
-    from tools.sources.mdx import parse_markdown
+    from tools.sources.markdown.parse import parse_markdown
 
     # No Docusaurus loader step nor cleaning before the reader: the comment is only dropped.
     direct = parse_markdown("ids.mdx", text, slug="github")
@@ -459,7 +459,7 @@ def test_a_json_sidebar_names_its_docs_by_their_id_keys(tmp_path: Path) -> None:
 
 
 def test_only_esm_at_a_line_start_runs_on_over_lines() -> None:
-    from tools.sources.mdx import parse_markdown
+    from tools.sources.markdown.parse import parse_markdown
 
     text = "## A\n\n  export const config = {\n\nKept text.\n\nexport const x = {\n  a: 1,\n};\n\nEnd.\n"
     page = parse_markdown("a.mdx", text, slug="github")

@@ -13,8 +13,8 @@ from pathlib import Path
 from tests.unit.tools.sources.folder_corpus import doc, synced
 from tests.unit.tools.sources.markup import leftovers
 from tools.search import Document
-from tools.sources.mdx import parse_markdown
-from tools.sources.profiles import detect_site
+from tools.sources.markdown.parse import parse_markdown
+from tools.sources.registry import detect_site
 
 FOREIGN = Path(__file__).resolve().parents[3] / "fixtures" / "foreign"
 

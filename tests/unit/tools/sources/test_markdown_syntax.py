@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from tools.sources.hidden import strip_hidden
-from tools.sources.mdx import parse_attr_list, parse_markdown
+from tools.sources.markdown.inline import parse_attr_list
+from tools.sources.markdown.parse import parse_markdown
 from tools.sources.mkdocs import parse_mkdocs
 
 

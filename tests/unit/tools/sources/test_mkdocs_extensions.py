@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from tools.sources.generators.mkdocs.syntax import MarkdownSyntax
 from tools.sources.hidden import strip_hidden
 from tools.sources.mkdocs import parse_mkdocs
-from tools.sources.profiles import detect_site
 from tools.sources.readers import READERS
-from tools.sources.site import MarkdownSyntax
+from tools.sources.registry import detect_site
 
 
 def _sections(text: str, syntax: MarkdownSyntax | None = None) -> list[tuple[str, str, str]]:

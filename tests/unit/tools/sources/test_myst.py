@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from tests.unit.tools.sources.markup import leftovers
-from tools.sources.mdx import Page
-from tools.sources.profiles import detect_site
 from tools.sources.readers import read_page
+from tools.sources.records import Page
+from tools.sources.registry import detect_site
 from tools.sources.site import Site
 
 FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "myst_site"

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tools.sources.mdx import parse_markdown
+from tools.sources.markdown.parse import parse_markdown
 from tools.sources.mkdocs import SnippetFiles, parse_mkdocs, resolve_snippets
 from tools.sources.release_notes import about_release, is_release_notes
 from tools.sources.slugs import Anchors, docutils_id, github, jupyter, python_markdown

@@ -9,7 +9,7 @@ import pytest
 from tests.unit.tools.sources.folder_corpus import doc, synced
 from tests.unit.tools.sources.markup import leftovers
 from tools.sources.corpus import FolderCorpus, UrlRule
-from tools.sources.profiles import SiteOptions, detect_site
+from tools.sources.registry import SiteOptions, detect_site
 from tools.sources.release_notes import RELEASE_NOTES
 
 SITES = Path(__file__).resolve().parents[3] / "fixtures" / "sites"
