@@ -36,25 +36,24 @@ from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 
+from tools.sources.generators.sphinx.directives.content import _VERSION_LABELS
+from tools.sources.generators.sphinx.directives.includes import include_root
+from tools.sources.generators.sphinx.directives.registry import (
+    METADATA_DIRECTIVES,
+    describes_object,
+    object_scope,
+)
+from tools.sources.generators.sphinx.ids import enter_scope, leave_scope
+from tools.sources.generators.sphinx.options import REFUSED_INCLUDE, RefContext, RstOptions
+from tools.sources.generators.sphinx.render import ADMONITION_LABELS, Renderer
+from tools.sources.generators.sphinx.rst import parse_rst, relative_path
+from tools.sources.generators.sphinx.targets import Label, PageTargets, XrefTargets
+from tools.sources.generators.sphinx.xref_scan import scan_page
 from tools.sources.hidden import strip_hidden
 from tools.sources.markdown.parse import parse_markdown
 from tools.sources.reading import may_include, note_read
 from tools.sources.records import Page
-from tools.sources.rst import _ADMONITION_LABELS, _relative, _Renderer, parse_rst
-from tools.sources.rst_sphinx import (
-    _VERSION_LABELS,
-    METADATA_DIRECTIVES,
-    REFUSED_INCLUDE,
-    RefContext,
-    RstOptions,
-    describes_object,
-    enter_scope,
-    include_root,
-    leave_scope,
-    object_scope,
-)
 from tools.sources.slugs import docutils_id
-from tools.sources.sphinx_xrefs import Label, PageTargets, XrefTargets, scan_page
 
 log = logging.getLogger(__name__)
 
@@ -343,7 +342,7 @@ class _Converter:
         options, content = split_options(body)
         if name == "eval-rst":
             return self.rst(content)
-        if arg and (base in _ADMONITION_LABELS or base == "seealso"):
+        if arg and (base in ADMONITION_LABELS or base == "seealso"):
             # No argument in docutils: myst-parser reads the first line's text as content.
             content, arg = f"{arg}\n{content}", ""
         content = content.lstrip("\n")
@@ -376,12 +375,12 @@ class _Converter:
                 return f"**{label}.**"
         if blocks and blocks[0].startswith((">", "* ", "+ ", "<")):  # a quote, list, HTML: own line
             return "\n\n".join([f"**{label}:**", *blocks])
-        return "\n\n".join(_Renderer.labelled(label, blocks))
+        return "\n\n".join(Renderer.labelled(label, blocks))
 
     def label(self, name: str, arg: str, options: Mapping[str, str]) -> str | None:
         """The label a directive's body is shown under (None: its body alone)."""
-        if name in _ADMONITION_LABELS:
-            return _ADMONITION_LABELS[name] + (f": {self.inline(arg)}" if arg else "")
+        if name in ADMONITION_LABELS:
+            return ADMONITION_LABELS[name] + (f": {self.inline(arg)}" if arg else "")
         if name == "seealso":
             return "See also"
         if name in _VERSION_LABELS:
@@ -461,7 +460,7 @@ class _Converter:
         except OSError as exc:
             self.meta.setdefault("warnings", []).append(f"include {arg}: {exc}")
             return ""
-        self.meta.setdefault("includes", []).append(_relative(str(real), root))
+        self.meta.setdefault("includes", []).append(relative_path(str(real), root))
         return self.convert(text, depth + 1)
 
     def _front_matter(self, text: str) -> None:

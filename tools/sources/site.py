@@ -21,7 +21,7 @@ from tools.sources.generators.docusaurus.routes import strip_number_prefix
 from tools.sources.generators.mkdocs.syntax import MarkdownSyntax
 
 if TYPE_CHECKING:
-    from tools.sources.sphinx_xrefs import XrefTargets
+    from tools.sources.generators.sphinx.targets import XrefTargets
 
 
 # File suffixes each kind of markup uses; which reader takes them depends on the generator.

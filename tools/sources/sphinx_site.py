@@ -20,16 +20,16 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from tools.sources.reading import repository_root
-from tools.sources.records import Page
-from tools.sources.rst import RstOptions, parse_rst
-from tools.sources.sphinx_xrefs import (
+from tools.sources.generators.sphinx.rst import RstOptions, parse_rst
+from tools.sources.generators.sphinx.targets import (
     PageTargets,
     XrefTargets,
     merge_targets,
     recording_xref_uses,
-    scan_page,
 )
+from tools.sources.generators.sphinx.xref_scan import scan_page
+from tools.sources.reading import repository_root
+from tools.sources.records import Page
 
 log = logging.getLogger(__name__)
 

@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from tools.sources.generators.sphinx.directives.content import eval_only
+from tools.sources.generators.sphinx.ids import sphinx_make_id
+from tools.sources.generators.sphinx.options import REFUSED_INCLUDE
+from tools.sources.generators.sphinx.rst import RstOptions, parse_rst
 from tools.sources.records import Page, Section
-from tools.sources.rst import RstOptions, parse_rst
-from tools.sources.rst_sphinx import REFUSED_INCLUDE, eval_only, sphinx_make_id
 from tools.sources.sphinx_site import SphinxSite
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "sphinx_site"
@@ -436,7 +438,7 @@ API_PAGE = """API
 
 
 def test_python_objects_are_named_as_sphinx_names_them() -> None:
-    from tools.sources.sphinx_xrefs import scan_page
+    from tools.sources.generators.sphinx.xref_scan import scan_page
 
     page = parse_rst("api.rst", API_PAGE, SPHINX)
     ids = [anchors(s) for s in page.sections[1:]]
@@ -659,7 +661,7 @@ def test_an_unknown_directive_shows_its_options_with_values() -> None:
 
 
 def test_automodule_serves_the_module_id_and_sets_the_current_module() -> None:
-    from tools.sources.sphinx_xrefs import scan_page
+    from tools.sources.generators.sphinx.xref_scan import scan_page
 
     text = """Register
 ========

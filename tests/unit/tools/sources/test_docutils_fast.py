@@ -6,7 +6,7 @@ import pytest
 from docutils import frontend, statemachine, utils
 from docutils.parsers.rst import Parser, states, tableparser
 
-import tools.sources.rst  # noqa: F401 - the reader installs the shortcuts on import
+import tools.sources.generators.sphinx.rst  # noqa: F401 - the reader installs the shortcuts on import
 from tools.sources import docutils_fast
 
 SAMPLES = [

@@ -1,61 +1,32 @@
-"""reStructuredText (Sphinx) pages as `Page` records: docutils' parser, clean Markdown out.
+"""A Sphinx doctree as sections of Markdown, with the ids the built site serves.
 
-Parsed with docutils (the reference parser, not regexes); Sphinx's directives and roles come from
-`tools.sources.rst_sphinx`. Section ids are the ones the built site serves: docutils assigns them
-while parsing exactly as under Sphinx (`make_id` of the title, `idN` when taken), and internal
-targets (`.. _label:`) are moved onto the next element by docutils' own `PropagateTargets`, so a
-section's ids are its title id followed by its labels. The text of each section is Markdown with
-fenced code blocks that keep their language; roles show their text, directives their content.
-A file docutils cannot parse is kept as plain text with a warning, never dropped.
-
-Cross-references (`:ref:`, `:doc:`, object roles) become Markdown links to the page and id the
-built site serves, relative to this page as Sphinx writes them, when `options.xrefs` (the
-site's targets, `tools.sources.sphinx_xrefs`) knows their target; otherwise they stay text.
-Labels on this page are resolved with the ids docutils gave them here.
-
-Limits (no Sphinx build): autodoc docstrings are not in the source (the object's ids are kept);
-the content of a false `only` branch is not parsed, so ids it would have consumed are not counted.
+The text of each section is Markdown with fenced code blocks that keep their language; roles show
+their text, directives their content. Cross-references (`:ref:`, `:doc:`, object roles) become
+Markdown links to the page and id the built site serves, relative to this page as Sphinx writes
+them, when `options.xrefs` (the site's targets, tools/sources/generators/sphinx/targets.py) knows
+their target; otherwise they stay text. Labels on this page are resolved with the ids docutils
+gave them here.
 """
 
 from __future__ import annotations
 
-import copy
-import gc
-import logging
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-from docutils import frontend, nodes, utils
-from docutils.parsers.rst import Parser
-from docutils.transforms.references import PropagateTargets
+from docutils import nodes
 
-from tools.sources import docutils_fast
-from tools.sources.records import Page, Section, plain_page
-from tools.sources.rst_sphinx import (
+from tools.sources.generators.sphinx.ids import std_object_name
+from tools.sources.generators.sphinx.nodes import highlight_marker, labelled, object_desc, xref
+from tools.sources.generators.sphinx.options import (
     AUTO_ID_PREFIX,
-    PY_ROLES,
     ParseState,
-    RefContext,
-    RstOptions,
-    highlight_marker,
-    labelled,
-    object_desc,
-    register_directives,
-    sphinx_inliner,
-    std_object_name,
-    xref,
 )
+from tools.sources.generators.sphinx.roles import PY_ROLES
+from tools.sources.records import Section
 from tools.text import fence_code
 
-log = logging.getLogger(__name__)
-
-docutils_fast.install()  # exact ASCII shortcuts for docutils' width helpers (speed only)
-
-__all__ = ["RstOptions", "page_field_list", "parse_rst"]
-
-_ADMONITION_LABELS = {
+ADMONITION_LABELS = {
     "note": "Note",
     "warning": "Warning",
     "tip": "Tip",
@@ -78,188 +49,11 @@ _SKIPPED = (
     nodes.meta,
 )
 _SPACES = re.compile(r"[ \n]{2,}|\n")
-_DOCINFO = re.compile(r":\w+:")  # Sphinx's own test for a file-wide field line
 _SPHINX_SUBSTITUTIONS = {"version", "release", "today"}
 _DEFAULT_HIGHLIGHT = {"default", "python3", "none", ""}
-_settings_template: Any = None
 
 
-def _settings(source_path: str, state: ParseState) -> Any:
-    """Docutils settings as Sphinx sets them (ids `idN`), quiet, files confined to the docs root."""
-    global _settings_template
-    if _settings_template is None:
-        template = frontend.get_default_settings(Parser)
-        template.report_level = 5  # messages stay in the tree (dropped there), not on stderr
-        template.halt_level = 5
-        template.warning_stream = False
-        template.auto_id_prefix = AUTO_ID_PREFIX
-        template.id_prefix = ""
-        template.syntax_highlight = "none"
-        template.raw_enabled = False
-        template.character_level_inline_markup = False
-        template.pep_references = False
-        template.rfc_references = False
-        template.tab_width = 8
-        _settings_template = template
-    settings = copy.copy(_settings_template)
-    settings.file_insertion_enabled = state.options.root is not None
-    settings.root_prefix = str(state.options.root) if state.options.root else ""
-    settings.record_dependencies = utils.DependencyList()
-    settings.sphinx = state
-    settings._source = source_path
-    return settings
-
-
-def page_field_list(document: nodes.document) -> dict[str, str]:
-    """Sphinx's file-wide metadata: a field list before anything else (`:orphan:`, `:tocdepth:`)."""
-    for child in document.children:
-        if isinstance(child, nodes.comment | nodes.target | nodes.substitution_definition):
-            continue
-        if isinstance(child, nodes.field_list):
-            fields = {}
-            for fld in child.children:
-                fields[fld[0].astext().strip()] = fld[1].astext().strip()
-            child.parent.remove(child)
-            return fields
-        if isinstance(child, nodes.docinfo):
-            return {}
-        break
-    return {}
-
-
-def parse_rst(
-    path: str,
-    text: str,
-    options: RstOptions | None = None,
-    source_path: Path | None = None,
-    context: RefContext | None = None,
-) -> Page:
-    """Parse reStructuredText into a `Page`; never raises on malformed input.
-
-    `path` names the page in the records; `source_path` is the file on disk (relative includes
-    are resolved from it, confined to `options.root`); `context` is the module, program and
-    class in force where the text starts, updated to those in force where it ends (a part of
-    a page: the next part goes on from there, as in Sphinx).
-    """
-    options = options or RstOptions()
-    # The cycle collector would walk the growing doctree (nodes point to their parents) again
-    # and again while it is built; the tree is taken apart after it is read (`_release`), so
-    # collection is paused for the parse only and the next automatic run takes what is left.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _parse(path, text, options, source_path, context)
-    except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
-        log.warning("could not parse %s (%s); indexing it as plain text", path, exc)
-        return plain_page(path, text.strip(), str(exc))
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _parse(
-    path: str, text: str, options: RstOptions, source_path: Path | None, context: RefContext | None
-) -> Page:
-    state = ParseState(options, docname=_docname(path))
-    if context is not None:
-        state.module, state.program = context.module, context.program
-        state.classes = list(context.classes)
-    if source_path is None and options.root is not None:
-        source_path = options.root / path
-    source = str(source_path) if source_path else path
-    register_directives(text, options)
-    document = utils.new_document(source, _settings(source, state))
-    Parser(inliner=sphinx_inliner()).parse(
-        _with_prolog(text.replace("\r\n", "\n"), options), document
-    )
-    if context is not None:
-        context.module, context.program = state.module, state.program
-        context.classes[:] = state.classes
-    fields = page_field_list(document)
-    PropagateTargets(document).apply()
-
-    sections = _Renderer(state).sections(document)
-    title = next((s.heading for s in sections if s.level > 0), "")
-    if not title:
-        title = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    if sections and sections[0].level == 0:
-        sections[0].heading = title
-    meta: dict[str, Any] = dict(fields)
-    if "orphan" in fields:
-        meta["orphan"] = True
-    if state.toctrees:
-        meta["toctrees"] = state.toctrees
-    if state.warnings:
-        meta["warnings"] = state.warnings
-        for warning in state.warnings:
-            log.warning("%s: %s", path, warning)
-    includes = sorted(
-        _relative(p, options.root) for p in document.settings.record_dependencies.list
-    )
-    if includes:
-        meta["includes"] = includes
-    description = str(state.meta.get("description", "")).strip()
-    _release(document)
-    return Page(path, title, description, sections, meta)
-
-
-def _docname(path: str) -> str:
-    """The page's Sphinx document name: its path without the file suffix."""
-    folder, _, name = path.rpartition("/")
-    stem = name.rsplit(".", 1)[0] if "." in name else name
-    return f"{folder}/{stem}" if folder else stem
-
-
-def _release(document: nodes.document) -> None:
-    """Break the doctree's links so it is freed at once, not by the cycle collector.
-
-    Every node points to its parent and the document keeps maps of its nodes: left alone, each
-    parsed page is cyclic garbage that the collector must walk (a fifth of the corpus's parse
-    time). The records hold no node, so the tree is taken apart once it has been read.
-    """
-    stack: list[nodes.Node] = [document]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, nodes.Element):
-            stack.extend(node.children)
-            node.children = []
-        node.parent = None
-    vars(document).clear()
-
-
-def _with_prolog(text: str, options: RstOptions) -> str:
-    """The page with conf.py's `rst_prolog` after its file-wide fields, `rst_epilog` at the end.
-
-    Where Sphinx puts them: a project defines substitutions and link targets there.
-    """
-    if not options.prolog and not options.epilog:
-        return text
-    lines = text.split("\n")
-    start = 0
-    while start < len(lines) and _DOCINFO.match(lines[start]):
-        start += 1  # the field list (`:orphan:`) stays first
-    head, rest = "\n".join(lines[:start]), "\n".join(lines[start:])
-    parts = (
-        [head, options.prolog, rest, options.epilog]
-        if head
-        else [options.prolog, rest, options.epilog]
-    )
-    return "\n\n".join(p for p in parts if p) + "\n"
-
-
-def _relative(path: str, root: Path | None) -> str:
-    """An included file as a path relative to the docs folder; absolute when it lies outside.
-
-    Only a file inside the docs folder can be a page that is merely included elsewhere
-    (`SphinxSite.pages`); one from elsewhere in the repository keeps its absolute path.
-    """
-    resolved = Path(path).resolve()
-    if root is not None and resolved.is_relative_to(root.resolve()):
-        return resolved.relative_to(root.resolve()).as_posix()
-    return resolved.as_posix()
-
-
-class _Renderer:
+class Renderer:
     """Doctree → sections of Markdown, in document order (text runs up to the next heading)."""
 
     def __init__(self, state: ParseState) -> None:
@@ -277,6 +71,7 @@ class _Renderer:
     # -- sections ---------------------------------------------------------------------------
 
     def sections(self, document: nodes.document) -> list[Section]:
+        """The document's sections, each with its Markdown text and the ids the site serves."""
         for name, node in document.substitution_defs.items():
             self.substitutions[name] = node.astext()
         self.labels = {
@@ -408,6 +203,7 @@ class _Renderer:
         return self.children(node)
 
     def children(self, node: nodes.Element, skip_title: bool = False) -> list[str]:
+        """The Markdown blocks of a node's children, in order."""
         out: list[str] = []
         for child in node.children:
             if skip_title and isinstance(child, nodes.title):
@@ -416,6 +212,7 @@ class _Renderer:
         return [b for b in out if b.strip()]
 
     def code(self, node: nodes.literal_block) -> str:
+        """A literal block as a fenced code block in its language."""
         language = node.get("language")
         if language is None:
             classes = [c for c in node.get("classes", []) if c != "code"]
@@ -425,6 +222,7 @@ class _Renderer:
         return _fence(node.astext(), language)
 
     def list_items(self, node: nodes.Element, marker: Any) -> str:
+        """A bullet or enumerated list, each item's blocks indented under its marker."""
         items = []
         loose = False
         for i, item in enumerate(node.children):
@@ -434,6 +232,7 @@ class _Renderer:
         return ("\n\n" if loose else "\n").join(items)
 
     def definitions(self, node: nodes.definition_list) -> str:
+        """A definition list: each term (with its classifiers) labelling its definition."""
         items = []
         for item in node.children:
             if not isinstance(item, nodes.definition_list_item):
@@ -453,6 +252,7 @@ class _Renderer:
         return "\n".join(items)
 
     def fields(self, node: nodes.field_list) -> str:
+        """A field list: each field name labelling its body."""
         items = []
         for fld in node.children:
             if isinstance(fld, nodes.field) and len(fld) >= 2:
@@ -460,6 +260,7 @@ class _Renderer:
         return "\n".join(items)
 
     def options(self, node: nodes.option_list) -> str:
+        """An option list: each option group as code, labelling its description."""
         items = []
         for item in node.children:
             group = item.next_node(nodes.option_group)
@@ -469,6 +270,7 @@ class _Renderer:
         return "\n".join(items)
 
     def table(self, node: nodes.table) -> list[str]:
+        """A table as a Markdown table (its title a bold line before it)."""
         rows: list[list[str]] = []
         header_rows = 0
         title = None
@@ -492,6 +294,7 @@ class _Renderer:
         return out + ["\n".join(lines)]
 
     def row(self, row: nodes.Node) -> list[str]:
+        """The cells of one table row as text."""
         cells = []
         for entry in row.children if isinstance(row, nodes.Element) else []:
             text = " ".join(self.children(entry)) if isinstance(entry, nodes.Element) else ""
@@ -499,7 +302,8 @@ class _Renderer:
         return cells
 
     def admonition(self, node: nodes.Element) -> list[str]:
-        label = _ADMONITION_LABELS.get(node.tagname, "")
+        """An admonition: its label (or title) bold, its content under it."""
+        label = ADMONITION_LABELS.get(node.tagname, "")
         if not label:
             title = node.next_node(nodes.title)
             label = self.inline(title).strip() if title is not None else node.tagname.title()
@@ -515,6 +319,7 @@ class _Renderer:
         return [f"**{label}:**", *blocks]
 
     def lines(self, node: nodes.line_block, depth: int = 0) -> list[str]:
+        """A line block, nested blocks indented."""
         out = []
         for child in node.children:
             if isinstance(child, nodes.line_block):
@@ -640,7 +445,7 @@ def _sorted_section_ids(ids: list[str]) -> list[str]:
     return list(ids)
 
 
-def _section_titles(document: nodes.document, renderer: _Renderer) -> dict[str, str]:
+def _section_titles(document: nodes.document, renderer: Renderer) -> dict[str, str]:
     """Each id of this page's sections → the section's title (what a bare `:ref:` shows)."""
     titles: dict[str, str] = {}
     stack: list[nodes.Node] = [document]
