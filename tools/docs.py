@@ -11,15 +11,15 @@ from pydantic import BaseModel, Field
 
 from tools.artifacts import PageArtifact, SearchHitArtifact
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
+from tools.presentation.corpus_language import description_note, weak_match_note
+from tools.presentation.failures import partial_note, unavailable
+from tools.presentation.render import render_document_parts, render_hits
+from tools.presentation.site_links import hit_snippets, page_links, source_links
 from tools.search.embeddings import configured_embedder
 from tools.settings import SourceSettings
 from tools.sources.corpus import FolderCorpus, UrlRule, repo_prefix
-from tools.sources.corpus_language import description_note, weak_match_note
-from tools.sources.failures import partial_note, unavailable
 from tools.sources.registry import SiteOptions, detect_site
-from tools.sources.render import render_document_parts, render_hits
 from tools.sources.site import Site
-from tools.sources.site_links import hit_snippets, page_links, source_links
 
 MAX_RESULTS = 20
 
@@ -27,7 +27,7 @@ MAX_RESULTS = 20
 def docs_source(settings: SourceSettings) -> Any:
     """The configured docs: an llms.txt site when `DOCS_AGENT_LLMS_TXT_URL` is set, else the folder."""
     if settings.llms_txt_url:
-        from tools.sources.docs_http import LlmsTxtCorpus
+        from tools.sources.live.llms_txt import LlmsTxtCorpus
 
         return LlmsTxtCorpus(
             settings.llms_txt_url,

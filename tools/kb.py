@@ -18,15 +18,15 @@ from pydantic import BaseModel, Field
 
 from tools.artifacts import ArticleArtifact, SearchHitArtifact
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
+from tools.presentation.corpus_language import description_note, weak_match_note
+from tools.presentation.failures import partial_note, unavailable
+from tools.presentation.render import render_document_parts
+from tools.presentation.site_links import hit_snippets, page_links, source_links
 from tools.search import Document, Hit
 from tools.search.embeddings import Embedder, configured_embedder
 from tools.settings import SourceSettings
 from tools.sources.corpus import SUFFIXES, FolderCorpus, UrlRule, repo_prefix
-from tools.sources.corpus_language import description_note, weak_match_note
-from tools.sources.failures import partial_note, unavailable
-from tools.sources.http_fetch import SourceUnavailable
-from tools.sources.render import render_document_parts
-from tools.sources.site_links import hit_snippets, page_links, source_links
+from tools.sources.live.fetch import SourceUnavailable
 
 MAX_ARTICLES_PER_CALL = 5
 MAX_SEARCH_RESULTS = 100
@@ -95,7 +95,7 @@ class FolderKnowledgeBase(FolderCorpus):
 def kb_backend(settings: SourceSettings) -> KnowledgeBase | None:
     """The configured KB: a help-center API when `DOCS_AGENT_KB_URL` is set, else the folder."""
     if settings.kb_url:
-        from tools.sources.kb_http import HelpCenterKnowledgeBase
+        from tools.sources.live.help_center import HelpCenterKnowledgeBase
 
         return HelpCenterKnowledgeBase(settings.kb_url, settings.kb_token, live=settings.live)
     if settings.kb_dir is not None and has_articles(settings.kb_dir):

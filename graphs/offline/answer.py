@@ -12,13 +12,13 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from graphs.offline.language import PHRASES, phrase
 from graphs.offline.passages import code_block, select_passages
 from graphs.offline.ranking import ranked_sources
-from tools.sources.failures import (
+from tools.presentation.failures import (
     TOOL_SOURCES,
     partial_reasons,
     source_of_label,
     unavailable_reason,
 )
-from tools.sources.site_links import without_open_link
+from tools.presentation.site_links import without_open_link
 from tools.text import ends_in_fence
 
 PASSAGE_CHARS = 700

@@ -14,9 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tools.sources.generators.docusaurus.loader import docusaurus_source
-from tools.sources.hidden import strip_hidden, strip_invisible
+from tools.sources.generators.mkdocs.extensions import rewrite_admonitions
+from tools.sources.generators.mkdocs.reader import parse_mkdocs
+from tools.sources.generators.mkdocs.snippets import SnippetFiles
+from tools.sources.hidden.invisible import strip_invisible
+from tools.sources.hidden.strip import strip_hidden
 from tools.sources.markdown.parse import parse_markdown, without_slug_marks
-from tools.sources.mkdocs import SnippetFiles, parse_mkdocs, rewrite_admonitions
 from tools.sources.reading import may_include, note_read, recording_reads
 from tools.sources.records import Page, plain_page
 from tools.sources.site import Site
@@ -107,7 +110,7 @@ def read_mkdocs(rel: str, text: str, site: Site, root: Path, language: str) -> P
 
 def read_rst(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
     """Read reStructuredText through docutils, with the Sphinx project's roles, directives and ids."""
-    from tools.sources.sphinx_site import read_sphinx_page
+    from tools.sources.generators.sphinx.project import read_sphinx_page
 
     source = Path(site.project_root) if site.project_root else root
     inner = rel[len(site.page_dir) :] if rel.startswith(site.page_dir) else rel
@@ -121,7 +124,7 @@ def read_myst(rel: str, text: str, site: Site, root: Path, language: str) -> Pag
 
 def read_html(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
     """A built HTML page: its main content only; `meta["url"]` is its canonical URL if it has one."""
-    from tools.sources.html_site import read_html_page
+    from tools.sources.generators.html.reader import read_html_page
 
     return read_html_page(rel, text, root, site.base_url)
 

@@ -25,9 +25,10 @@ from tools.docs import create_docs_tools
 from tools.kb import FolderKnowledgeBase, create_kb_tools
 from tools.settings import SourceSettings
 from tools.sources.corpus import FolderCorpus, UrlRule
-from tools.sources.docs_http import LlmsTxtCorpus
-from tools.sources.hidden import strip_hidden, strip_invisible
-from tools.sources.kb_http import HelpCenterKnowledgeBase
+from tools.sources.hidden.invisible import strip_invisible
+from tools.sources.hidden.strip import strip_hidden
+from tools.sources.live.help_center import HelpCenterKnowledgeBase
+from tools.sources.live.llms_txt import LlmsTxtCorpus
 from tools.sources.markdown.parse import parse_markdown
 
 PLANT = "zorblatt"

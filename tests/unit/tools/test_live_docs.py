@@ -11,8 +11,8 @@ import pytest
 
 from tools.docs import create_docs_tools
 from tools.settings import LiveSourceSettings
-from tools.sources import http_fetch
-from tools.sources.docs_http import LlmsTxtCorpus, split_full_text
+from tools.sources.live import fetch as http_fetch
+from tools.sources.live.llms_txt import LlmsTxtCorpus, split_full_text
 
 BASE = "https://docs.example"
 

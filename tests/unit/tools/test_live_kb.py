@@ -19,8 +19,8 @@ from tools import Sources
 from tools.build_index import refresh_due_sources
 from tools.kb import create_kb_tools, kb_backend
 from tools.settings import LiveSourceSettings, SourceSettings
-from tools.sources import http_fetch
-from tools.sources.kb_http import HelpCenterKnowledgeBase, auth_header
+from tools.sources.live import fetch as http_fetch
+from tools.sources.live.help_center import HelpCenterKnowledgeBase, auth_header
 
 BASE = "https://help.example"
 ARTICLE = {

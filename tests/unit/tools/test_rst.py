@@ -16,10 +16,10 @@ import pytest
 
 from tools.sources.generators.sphinx.directives.content import eval_only
 from tools.sources.generators.sphinx.ids import sphinx_make_id
-from tools.sources.generators.sphinx.options import REFUSED_INCLUDE
-from tools.sources.generators.sphinx.rst import RstOptions, parse_rst
+from tools.sources.generators.sphinx.options import REFUSED_INCLUDE, RstOptions
+from tools.sources.generators.sphinx.project import SphinxSite
+from tools.sources.generators.sphinx.rst import parse_rst
 from tools.sources.records import Page, Section
-from tools.sources.sphinx_site import SphinxSite
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "sphinx_site"
 SPHINX = RstOptions(

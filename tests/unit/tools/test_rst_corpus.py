@@ -16,8 +16,8 @@ import pytest
 
 from tests.conftest import REPO_ROOT
 from tests.unit.tools.test_rst import anchors, leftovers
+from tools.sources.generators.sphinx.project import SphinxSite
 from tools.sources.records import Page
-from tools.sources.sphinx_site import SphinxSite
 
 CORPUS = Path(
     os.environ.get("DOCS_AGENT_SHARED_CORPUS_PYTEST", REPO_ROOT.parent / "shared" / "corpus-pytest")

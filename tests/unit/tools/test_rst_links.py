@@ -11,8 +11,8 @@ from pathlib import Path
 
 from tools.search.analysis import links
 from tools.sources.corpus import FolderCorpus, UrlRule
+from tools.sources.generators.sphinx.project import SphinxSite, read_sphinx_page
 from tools.sources.records import Page
-from tools.sources.sphinx_site import SphinxSite, read_sphinx_page
 
 CONF = """
 html_baseurl = "https://docs.example.org/en/stable/"

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from tools.sources.sphinx_site import SphinxSite, read_conf
+from tools.sources.generators.sphinx.config import read_conf
+from tools.sources.generators.sphinx.project import SphinxSite
 
 CONF = """
 from sphinx.domains.python import PyClasslike, PyFunction

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tools.sources.sphinx_site import (
-    SphinxConfig,
-    SphinxSite,
-    excluded,
-    read_conf,
-    toctree_blocks,
-)
+from tools.sources.generators.sphinx.config import SphinxConfig, read_conf
+from tools.sources.generators.sphinx.project import SphinxSite, excluded
+from tools.sources.generators.sphinx.toctree import toctree_blocks
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "sphinx_site"
 
@@ -72,7 +68,7 @@ def test_sphinx_exclude_globs() -> None:
 
 
 def test_page_by_page_reader_matches_the_site() -> None:
-    from tools.sources.sphinx_site import read_sphinx_page
+    from tools.sources.generators.sphinx.project import read_sphinx_page
 
     text = (FIXTURE / "reference.rst").read_text()
     site = SphinxSite(FIXTURE)
@@ -117,8 +113,8 @@ def _rtd_repo(tmp_path: Path, rtd: str) -> Path:
 
 
 def test_read_the_docs_dirhtml_builder_gives_directory_urls_and_links(tmp_path: Path) -> None:
+    from tools.sources.generators.sphinx.project import read_sphinx_page
     from tools.sources.registry import SiteOptions, detect_site
-    from tools.sources.sphinx_site import read_sphinx_page
 
     for n, rtd in enumerate(
         (

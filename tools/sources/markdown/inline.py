@@ -11,7 +11,7 @@ import html
 import re
 from collections.abc import Callable
 
-from tools.sources.hidden import scan_tag
+from tools.sources.hidden.elements import scan_tag
 from tools.sources.records import CODE_FENCE_RE
 from tools.sources.slugs import mintlify
 

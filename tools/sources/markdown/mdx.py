@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from tools.sources.hidden import mask_code
+from tools.sources.hidden.strip import mask_code
 from tools.sources.markdown.frontmatter import split_frontmatter
 
 _HTML_COMMENT_RE = re.compile(r"<!--.*?-->|\{/\*.*?\*/\}", re.DOTALL)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 
-from tools.sources.hidden import HEADING_ID_COMMENT_RE
+from tools.sources.hidden.strip import HEADING_ID_COMMENT_RE
 from tools.sources.markdown.frontmatter import read_frontmatters
 from tools.sources.markdown.inline import (
     clean_prose,

@@ -85,7 +85,7 @@ def test_an_apostrophe_in_a_jsx_expression_attribute_keeps_the_rest_of_the_page(
 
 
 def test_strings_in_jsx_expressions_still_hide_their_braces() -> None:
-    from tools.sources.hidden import strip_hidden
+    from tools.sources.hidden.strip import strip_hidden
 
     text = "<div hidden={'}'} data-x={`a ${'b'} }`}>secret</div>\n\nVisible.\n"
     assert strip_hidden(text).strip() == "Visible."

@@ -7,7 +7,7 @@ from docutils import frontend, statemachine, utils
 from docutils.parsers.rst import Parser, states, tableparser
 
 import tools.sources.generators.sphinx.rst  # noqa: F401 - the reader installs the shortcuts on import
-from tools.sources import docutils_fast
+from tools.sources.generators.sphinx import docutils_fast
 
 SAMPLES = [
     "",

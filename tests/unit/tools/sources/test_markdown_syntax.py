@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tools.sources.hidden import strip_hidden
+from tools.sources.generators.mkdocs.reader import parse_mkdocs
+from tools.sources.hidden.strip import strip_hidden
 from tools.sources.markdown.inline import parse_attr_list
 from tools.sources.markdown.parse import parse_markdown
-from tools.sources.mkdocs import parse_mkdocs
 
 
 def _sections(text: str) -> list[tuple[str, str, tuple[str, ...], str]]:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tools.sources.generators.mkdocs.reader import parse_mkdocs
 from tools.sources.generators.mkdocs.syntax import MarkdownSyntax
-from tools.sources.hidden import strip_hidden
-from tools.sources.mkdocs import parse_mkdocs
+from tools.sources.hidden.strip import strip_hidden
 from tools.sources.readers import READERS
 from tools.sources.registry import detect_site
 

@@ -356,7 +356,7 @@ def test_currentmodule_of_one_block_names_the_objects_of_the_next(tmp_path: Path
     # nesting below are those of `sphinx-build -b html` (myst-parser 5.2) for this page.
     from dataclasses import replace
 
-    from tools.sources.sphinx_site import SphinxSite
+    from tools.sources.generators.sphinx.project import SphinxSite
 
     (tmp_path / "conf.py").write_text(
         'extensions = ["myst_parser"]\nmyst_enable_extensions = ["colon_fence"]\n'
@@ -415,7 +415,7 @@ def test_links_whose_text_holds_code_or_a_line_break_resolve_as_other_links(
 def test_a_myst_class_with_its_own_module_names_its_members_in_it(tmp_path: Path) -> None:
     # The ids of `sphinx-build -b html` (myst-parser 5.2) for this page: `:module:` holds for
     # the class's content only, and a member repeating its class's name is not nested twice.
-    from tools.sources.sphinx_site import SphinxSite
+    from tools.sources.generators.sphinx.project import SphinxSite
 
     (tmp_path / "conf.py").write_text(
         'extensions = ["myst_parser"]\nmyst_enable_extensions = ["colon_fence"]\n'

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from tools.sources.generators.mkdocs.reader import parse_mkdocs
+from tools.sources.generators.mkdocs.snippets import SnippetFiles, resolve_snippets
 from tools.sources.markdown.parse import parse_markdown
-from tools.sources.mkdocs import SnippetFiles, parse_mkdocs, resolve_snippets
 from tools.sources.release_notes import about_release, is_release_notes
 from tools.sources.slugs import Anchors, docutils_id, github, jupyter, python_markdown
 

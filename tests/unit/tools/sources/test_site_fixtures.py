@@ -219,7 +219,7 @@ def test_a_page_taken_out_of_the_toctree_is_one_page_removed_not_a_rebuild(
 
 
 def test_get_doc_page_opens_a_section_by_any_id_it_serves(index_dir: Path) -> None:
-    from tools.sources.render import render_document
+    from tools.presentation.render import render_document
 
     corpus = synced(SITES / "mkdocs" / "docs", index_dir)
     text = render_document(doc(corpus, "concepts/models.md"), "model-methods")

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tools.docs import create_docs_tools
+from tools.presentation.site_links import IndexLinks, page_links, resolve_links, resolve_snippet
 from tools.sources.corpus import FolderCorpus, UrlRule
-from tools.sources.site_links import IndexLinks, page_links, resolve_links, resolve_snippet
 
 
 class FakeIndex:

@@ -16,8 +16,8 @@ import pytest
 
 from bench import corpora
 from bench.retrieval import open_sources
-from tools.sources.render import render_document_parts
-from tools.sources.site_links import page_links, source_links
+from tools.presentation.render import render_document_parts
+from tools.presentation.site_links import page_links, source_links
 
 SHARED = Path(__file__).resolve().parents[4] / ".." / "shared"
 # A Markdown link or image (outside code, which is cut out first): its destination.

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tools.sources import jsconfig
+from tools.sources.generators.docusaurus import jsconfig
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tools.sources.hidden import HEADING_ID_COMMENT_RE, mask_code
+from tools.sources.hidden.strip import HEADING_ID_COMMENT_RE, mask_code
 from tools.sources.markdown.frontmatter import FRONTMATTER_RE
 from tools.sources.markdown.parse import SLUG_ONLY_END, SLUG_ONLY_START
 from tools.sources.slugs import github

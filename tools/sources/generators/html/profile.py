@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tools.sources.html_site import BUILT_SITE_NOT_PAGES
+from tools.sources.generators.html.reader import BUILT_SITE_NOT_PAGES
 from tools.sources.site import Site
 
 

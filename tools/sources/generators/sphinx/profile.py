@@ -20,7 +20,7 @@ def sphinx_site(root: Path, config_path: Path | None) -> Site:
     pages: neither is in the navigation, so neither counts (`DOCS_AGENT_DOCS_NAV=off` keeps every
     file Sphinx builds).
     """
-    from tools.sources.sphinx_site import SphinxSite
+    from tools.sources.generators.sphinx.project import SphinxSite
 
     source = (config_path.parent if config_path else root).resolve()
     page_dir = ""

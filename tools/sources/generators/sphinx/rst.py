@@ -25,7 +25,7 @@ from docutils import frontend, nodes, utils
 from docutils.parsers.rst import Parser
 from docutils.transforms.references import PropagateTargets
 
-from tools.sources import docutils_fast
+from tools.sources.generators.sphinx import docutils_fast
 from tools.sources.generators.sphinx.directives.registry import register_directives
 from tools.sources.generators.sphinx.options import (
     AUTO_ID_PREFIX,

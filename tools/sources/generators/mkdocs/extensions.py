@@ -1,7 +1,4 @@
-"""Reader of MkDocs / Material pages: their Markdown extensions rewritten to plain Markdown, then parsed.
-
-MkDocs pages are Markdown plus Python-Markdown and pymdownx extensions that a CommonMark
-reader shows as raw text, each handled here the way the built site shows it:
+"""MkDocs / Material Markdown extensions rewritten, line by line, to the plain Markdown the site shows.
 
 - admonitions and collapsibles (`!!! note "Title"`, `??? tip`, `???+`) and content tabs
   (`=== "Tab"`): the marker line becomes the title in bold, the indented body is dedented;
@@ -9,16 +6,9 @@ reader shows as raw text, each handled here the way the built site shows it:
   same, the object's name kept as code and its id (the name, which mkdocstrings gives the
   object whether or not it shows its heading) an extra id of the section; `## ::: pkg.Obj` is
   the object's heading, its id the name;
-- `--8<--` snippets, inline and as blocks, with line ranges and named sections, resolved from the
-  snippet folders (mkdocs.yml `base_path`, else the project and docs folders), so the code
-  examples that live in included files reach the index; nested up to a small depth;
-- the include extensions a site lists in `markdown_extensions`, resolved from their `base_path`
-  (default: the folder MkDocs runs in, the one holding mkdocs.yml): `mdx_include` /
-  `markdown_include` (`{! file !}`, anywhere, code fences too) and `markdown_include_variants`
-  (`{* file ln[1:9] hl[3] *}`: the file, or its lines, as a code block of its language);
-- attribute lists: a heading's `{ #id }` is its anchor (the Markdown reader keeps it), empty
-  anchors `[](){#id}` and standalone `{#id}` lines become extra ids of their section,
-  `{ .class }` anywhere is dropped, a fence's `{ .python title="x" }` keeps its language;
+- attribute lists: empty anchors `[](){#id}` and standalone `{#id}` lines become extra ids of
+  their section, `{ .class }` anywhere is dropped, a fence's `{ .python title="x" }` keeps its
+  language;
 - indented code blocks (four columns deeper than their text, after a blank line; under a list
   item, footnote or definition four more) are code, as Python-Markdown reads them: written as a
   fence, so no line of them is read as markup, Jinja or HTML;
@@ -30,8 +20,7 @@ reader shows as raw text, each handled here the way the built site shows it:
 - the extensions mkdocs.yml turns on (`MarkdownSyntax`), only then, as Python-Markdown does:
   pymdownx.inlinehilite's `#!python x` / `:::python x` inline code reads as the code `x`;
   pymdownx.keys' `++ctrl+alt+del++` as the keys' labels ("Ctrl+Alt+Del"); abbr's
-  `*[HTML]: Hyper Text Markup Language` definitions go; pymdownx.snippets' `auto_append` files
-  end every page.
+  `*[HTML]: Hyper Text Markup Language` definitions go.
 
 This is a line rewriter, not Python-Markdown itself: running the real extensions needs the
 site's own plugins and hooks installed (Material, mkdocstrings, project hooks), which a docs
@@ -41,24 +30,12 @@ folder does not bring along, and their output is HTML that would then have to be
 from __future__ import annotations
 
 import html
-import logging
 import re
-from dataclasses import replace
-from pathlib import Path
 
+from tools.sources.generators.mkdocs.keys import KEY_ALIASES, KEY_LABELS
+from tools.sources.generators.mkdocs.snippets import indent_of
 from tools.sources.generators.mkdocs.syntax import MarkdownSyntax
-from tools.sources.hidden import strip_hidden
-from tools.sources.markdown.frontmatter import split_frontmatter
 from tools.sources.markdown.inline import attr_list_id, outside_code, parse_attr_list
-from tools.sources.markdown.parse import parse_markdown
-from tools.sources.mkdocs_keys import KEY_ALIASES, KEY_LABELS
-from tools.sources.reading import may_include, note_read
-from tools.sources.records import Page, Section
-
-log = logging.getLogger(__name__)
-
-MAX_SNIPPET_DEPTH = 4
-MAX_SNIPPET_BYTES = 1 << 20
 
 _FENCE_RE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 # `!!! note "Title"`, `??? tip`, `???+ example "T"`, `=== "Tab"`, `===! "Tab"`, `===+ "Tab"`.
@@ -75,12 +52,6 @@ _SLASH_CLOSE_RE = re.compile(r"^[ \t]*/{3,}[ \t]*$")
 _AUTODOC_RE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+(?P<name>[\w.:-]+)[ \t]*$")
 # `## ::: package.Object`: mkdocstrings renders the object with a heading of that level.
 _AUTODOC_HEADING_RE = re.compile(r"^(?P<level>#{1,6})[ \t]+:::[ \t]+(?P<name>[\w.:-]+)[ \t]*$")
-# `--8<-- "file"` (inline) and a bare `--8<--` line opening/closing a block of file names.
-_SNIPPET_LINE_RE = re.compile(
-    r"^(?P<indent>[ \t]*)(?P<escape>;?)-{1,}8<-{1,}[ \t]+(?P<q>['\"])(?P<path>.*?)(?P=q)[ \t]*$"
-)
-_SNIPPET_BLOCK_RE = re.compile(r"^[ \t]*-{1,}8<-{1,}[ \t]*$")
-_SNIPPET_SECTION_RE = re.compile(r"-{1,}8<-{1,}[ \t]*\[(start|end):([\w-]+)\]")
 # Empty anchors `[](){#id}`, a standalone attribute line `{#id}` / `{: .class }`.
 _EMPTY_ANCHOR_RE = re.compile(r"\[\]\(\)\{:?[ \t]*#([\w:.-]+)[^}]*\}")
 _ATTR_LINE_RE = re.compile(r"^[ \t]*\{:?[ \t]*([^{}]*)\}[ \t]*$")
@@ -131,273 +102,12 @@ _HTML_BLOCK_ELEMENTS = frozenset(
 )
 _HTML_HEADING_RE = re.compile(r"^[ \t]*<h([1-6])\b[^<>]*>(.*?)</h\1>[ \t]*$", re.IGNORECASE)
 # Where an id that is no heading is kept until the sections are known.
-_ID_MARK = "\u2063id:"
-_ID_MARK_RE = re.compile("\u2063id:([\\w:.-]+)\u2063")
+ID_MARK = "\u2063id:"
+ID_MARK_RE = re.compile("\u2063id:([\\w:.-]+)\u2063")
+NO_EXTENSIONS = MarkdownSyntax()
 
 
-def _indent_of(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
-
-
-class SnippetFiles:
-    """Where `--8<--` names are looked up, and the folder no included file may come from outside of.
-
-    `includes` names the include extensions the site turns on (`mdx_include`, `include_variants`)
-    and `include_base` the folder their relative names start from.
-    """
-
-    def __init__(
-        self,
-        dirs: tuple[str, ...],
-        confine: str,
-        includes: tuple[str, ...] = (),
-        include_base: str = "",
-    ) -> None:
-        """Keep the lookup folders and the confining root (both absolute)."""
-        self.dirs = tuple(Path(d) for d in dirs)
-        self.confine = Path(confine).resolve() if confine else None
-        self._configured = tuple(d.resolve() for d in self.dirs)
-        self.includes = includes
-        self.include_base = Path(include_base) if include_base else None
-
-    def read_included(self, name: str) -> str | None:
-        """A file an include extension names, from its base folder.
-
-        As the extension reads it first; when the docs were copied away from the code they
-        include (`../../src/x.py` no longer leads there), the same path without its leading
-        `../` is looked up from the base folder and each folder above it inside the confining
-        root, so the example still reaches the page.
-        """
-        name = name.strip()
-        if not name or "://" in name or self.include_base is None:
-            return None
-        base = self.include_base
-        found = self._read(base / name)
-        if found is not None:
-            return found
-        parts = Path(name).parts
-        tail = Path(*[p for p in parts if p not in ("..", ".")]) if parts else None
-        if tail is None or tail == Path(name) or not str(tail):
-            return None
-        for folder in (base, *base.parents):
-            if self.confine is not None and not folder.resolve().is_relative_to(self.confine):
-                break
-            found = self._read(folder / tail)
-            if found is not None:
-                return found
-        return None
-
-    def _read(self, path: Path) -> str | None:
-        try:
-            real = path.resolve()
-            if self.confine is not None and not may_include(real, self.confine, self._configured):
-                return None
-            note_read(real)  # found or not: a file that appears there later is read then
-            if real.is_file() and real.stat().st_size <= MAX_SNIPPET_BYTES:
-                return real.read_text("utf-8", errors="replace")
-        except OSError:
-            return None
-        return None
-
-    def read(self, name: str, page_dir: Path | None) -> str | None:
-        """The included file's text, or None when it is not found inside the confining root."""
-        name = name.strip()
-        if not name or "://" in name:
-            return None  # a URL snippet would need the network: not at index time
-        candidates = [d / name for d in self.dirs]
-        if page_dir is not None:
-            candidates.append(page_dir / name)
-        for path in candidates:
-            try:
-                real = path.resolve()
-                if self.confine is not None and not may_include(
-                    real, self.confine, self._configured
-                ):
-                    continue
-                note_read(real)  # found or not: a file that appears there later is read then
-                if real.is_file() and real.stat().st_size <= MAX_SNIPPET_BYTES:
-                    return real.read_text("utf-8", errors="replace")
-            except OSError:
-                continue
-        return None
-
-
-def resolve_snippets(
-    text: str, files: SnippetFiles, page_dir: Path | None = None, depth: int = 0
-) -> str:
-    """The text with every `--8<--` include replaced by the file (or lines, or section) it names.
-
-    A name that cannot be found is dropped with a warning, as pymdownx does with `check_paths`
-    off: the page must still read. `;--8<--` is an escaped marker and stays as the text `--8<--`.
-    """
-    if "8<" not in text:
-        return text
-    out: list[str] = []
-    block: list[str] | None = None
-    for line in text.split("\n"):
-        if _SNIPPET_BLOCK_RE.match(line):
-            if block is None:
-                block = []
-            else:
-                for name in block:
-                    out.extend(_include(name, "", files, page_dir, depth))
-                block = None
-            continue
-        if block is not None:
-            if line.strip() and not line.strip().startswith(";"):
-                block.append(line.strip())
-            continue
-        m = _SNIPPET_LINE_RE.match(line)
-        if m:
-            if m.group("escape"):
-                out.append(line.replace(";", "", 1))
-                continue
-            out.extend(_include(m.group("path"), m.group("indent"), files, page_dir, depth))
-            continue
-        if _SNIPPET_SECTION_RE.search(line):
-            continue  # a section marker inside an included file
-        out.append(line)
-    return "\n".join(out)
-
-
-def _include(
-    spec: str, indent: str, files: SnippetFiles, page_dir: Path | None, depth: int
-) -> list[str]:
-    """The lines a snippet name stands for: the whole file, `file:3:9` lines, or `file:name` section."""
-    name, start, end, section = spec, 0, 0, ""
-    ranged = re.match(r"^(.*?):(-?\d*):?(-?\d*)$", spec)
-    named = re.match(r"^(.*?):([A-Za-z_][\w-]*)$", spec)
-    if ranged and (ranged.group(2) or ranged.group(3)) and not Path(spec).suffix.endswith(":"):
-        name = ranged.group(1)
-        start = int(ranged.group(2) or 0)
-        end = int(ranged.group(3) or 0)
-    elif named and "." in named.group(1):
-        name, section = named.group(1), named.group(2)
-    text = files.read(name, page_dir)
-    if text is None:
-        log.warning("snippet %r not found; left out", spec)
-        return []
-    lines = text.replace("\r\n", "\n").rstrip("\n").split("\n")
-    if section:
-        lines = _section_lines(lines, section)
-    elif start or end:
-        lines = lines[max(start - 1, 0) : end or None]
-    if depth + 1 < MAX_SNIPPET_DEPTH:
-        lines = resolve_snippets("\n".join(lines), files, page_dir, depth + 1).split("\n")
-    return [indent + ln if ln else ln for ln in lines]
-
-
-def _section_lines(lines: list[str], section: str) -> list[str]:
-    out: list[str] = []
-    inside = False
-    for line in lines:
-        m = _SNIPPET_SECTION_RE.search(line)
-        if m and m.group(2) == section:
-            inside = m.group(1) == "start"
-            continue
-        if inside:
-            out.append(line)
-    return out
-
-
-# `{! file !}` (mdx_include; `{!+`/`{!-` set recursion, `| utf-8` an encoding; markdown-include
-# writes `{!file!lines=1 3-5}`); `\{!` is an escaped, literal one.
-_MDX_INCLUDE_RE = re.compile(
-    r"(?P<escape>\\)?\{!(?P<flag>[+\->]?)\s*(?P<path>[^|!{}\n]+?)\s*(?:\|\s*[\w-]+\s*)?!"
-    r"(?:\}|lines=(?P<lines>[\d \-]+)\})"
-)
-# `{* file ln[1:9] hl[3] title["x"] *}` (markdown_include_variants), alone on its line.
-_VARIANTS_RE = re.compile(r"^(?P<indent>[ \t]*)\{\*\s*(?P<path>\S+)(?P<opts>.*?)\*\}[ \t]*$", re.M)
-_VARIANT_LINES_RE = re.compile(r"\bln\[([\d:, ]+)\]")
-# A file's language, by suffix, for the code block an included example becomes.
-_SUFFIX_LANGUAGES = {
-    ".py": "python",
-    ".js": "javascript",
-    ".ts": "typescript",
-    ".jsx": "jsx",
-    ".tsx": "tsx",
-    ".sh": "bash",
-    ".yml": "yaml",
-    ".yaml": "yaml",
-    ".toml": "toml",
-    ".json": "json",
-    ".html": "html",
-    ".css": "css",
-    ".md": "markdown",
-    ".sql": "sql",
-    ".rs": "rust",
-    ".go": "go",
-    ".java": "java",
-    ".ini": "ini",
-    ".dockerfile": "dockerfile",
-}
-
-
-def _line_ranges(spec: str, lines: list[str], sep: str) -> list[str]:
-    """The lines a range list names (`1:9,12` or `1 3-5`, 1-based, inclusive), in its order."""
-    out: list[str] = []
-    for part in re.split(r"[,\s]+" if sep == ":" else r"\s+", spec.strip()):
-        if not part:
-            continue
-        first, ranged, last = part.partition(sep)
-        try:
-            start = int(first) if first else 1
-            end = int(last) if last else (len(lines) if ranged else start)
-        except ValueError:
-            continue
-        out.extend(lines[max(start - 1, 0) : end])
-    return out
-
-
-def resolve_includes(text: str, files: SnippetFiles, depth: int = 0) -> str:
-    """The text with the include extensions' directives the site turns on replaced by their files.
-
-    A file that cannot be found is dropped with a warning (both extensions' default, "truncate
-    on failure"): the page must still read.
-    """
-    if "include_variants" in files.includes and "{*" in text:
-        text = _VARIANTS_RE.sub(lambda m: _variant_block(m, files), text)
-    if "mdx_include" in files.includes and "{!" in text:
-        text = _MDX_INCLUDE_RE.sub(lambda m: _mdx_include(m, files, depth), text)
-    return text
-
-
-def _mdx_include(m: re.Match[str], files: SnippetFiles, depth: int) -> str:
-    if m.group("escape"):
-        return m.group(0)[1:]
-    included = files.read_included(m.group("path"))
-    if included is None:
-        log.warning("include %r not found; left out", m.group("path"))
-        return ""
-    included = included.replace("\r\n", "\n").rstrip("\n")
-    if m.group("lines"):
-        included = "\n".join(_line_ranges(m.group("lines"), included.split("\n"), "-"))
-    if m.group("flag") != "-" and depth + 1 < MAX_SNIPPET_DEPTH:
-        included = resolve_includes(included, files, depth + 1)
-    return included
-
-
-def _variant_block(m: re.Match[str], files: SnippetFiles) -> str:
-    """The example file a `{* ... *}` names, as the fenced block the site shows (variants aside)."""
-    name = m.group("path")
-    included = files.read_included(name)
-    if included is None:
-        log.warning("include %r not found; left out", name)
-        return ""
-    lines = included.replace("\r\n", "\n").rstrip("\n").split("\n")
-    ranges = _VARIANT_LINES_RE.search(m.group("opts"))
-    if ranges:
-        lines = _line_ranges(ranges.group(1), lines, ":")
-    language = _SUFFIX_LANGUAGES.get(Path(name).suffix.lower(), "")
-    indent = m.group("indent")
-    body = [indent + ln if ln else ln for ln in lines]
-    return "\n".join([f"{indent}```{language}", *body, f"{indent}```"])
-
-
-_NO_EXTENSIONS = MarkdownSyntax()
-
-
-def rewrite_extensions(text: str, syntax: MarkdownSyntax = _NO_EXTENSIONS) -> str:
+def rewrite_extensions(text: str, syntax: MarkdownSyntax = NO_EXTENSIONS) -> str:
     """MkDocs / Material block and inline syntax as plain Markdown (snippets already resolved).
 
     `syntax` says which optional extensions the site turns on (mkdocs.yml).
@@ -427,14 +137,14 @@ def _block_body(lines: list[str], start: int, indent: int) -> tuple[list[str], i
     i = start
     while i < len(lines):
         line = lines[i]
-        if line.strip() and _indent_of(line) <= indent:
+        if line.strip() and indent_of(line) <= indent:
             break
         body.append(line)
         i += 1
     while body and not body[-1].strip():
         body.pop()
         i -= 1
-    pad = min((_indent_of(ln) for ln in body if ln.strip()), default=indent + 4)
+    pad = min((indent_of(ln) for ln in body if ln.strip()), default=indent + 4)
     return [ln[pad:] if ln.strip() else "" for ln in body], i
 
 
@@ -459,7 +169,7 @@ def _title_line(indent: str, kind: str | None, title: str | None) -> list[str]:
 
 
 def _rewrite(
-    lines: list[str], blocks_only: bool = False, syntax: MarkdownSyntax = _NO_EXTENSIONS
+    lines: list[str], blocks_only: bool = False, syntax: MarkdownSyntax = NO_EXTENSIONS
 ) -> list[str]:
     out: list[str] = []
     fence: str | None = None
@@ -484,7 +194,7 @@ def _rewrite(
                 and f.group(2)[0] == fence[0]
                 and len(f.group(2)) >= len(fence)
                 and not f.group(3).strip()
-                and _indent_of(line) < fence_indent + 4  # deeper, it is a line of the code
+                and indent_of(line) < fence_indent + 4  # deeper, it is a line of the code
             ):
                 fence = None
                 out.append(line)
@@ -492,14 +202,14 @@ def _rewrite(
                 out.append(line if blocks_only else _ANNOTATION_RE.sub("", line))
             continue
         if f:
-            fence, fence_indent = f.group(2), _indent_of(line)
+            fence, fence_indent = f.group(2), indent_of(line)
             out.append(
                 line if blocks_only else f.group(1) + f.group(2) + _fence_language(f.group(3))
             )
             continue
         block = _BLOCK_RE.match(line)
         if block and (block.group("kind") or block.group("title") is not None):
-            body, i = _block_body(lines, i, _indent_of(line))
+            body, i = _block_body(lines, i, indent_of(line))
             # The body is flattened to the left margin, not re-indented under a list item it may
             # sit in: four spaces would read as a code block to every later reader of the text.
             out.extend(_title_line("", block.group("kind"), block.group("title")))
@@ -519,15 +229,15 @@ def _rewrite(
             continue
         heading = _AUTODOC_HEADING_RE.match(line)
         if heading:  # `## ::: pkg.Obj`: the object's heading at that level, its id the name
-            _, i = _block_body(lines, i, _indent_of(line))  # its YAML options
+            _, i = _block_body(lines, i, indent_of(line))  # its YAML options
             name = heading.group("name")
             out.append(f"{heading.group('level')} `{name}` {{#{name}}}")
             continue
         autodoc = _AUTODOC_RE.match(line)
         if autodoc:  # `::: pkg.Obj`: mkdocstrings gives the object the id of its name
-            _, i = _block_body(lines, i, _indent_of(line))  # its YAML options
+            _, i = _block_body(lines, i, indent_of(line))  # its YAML options
             name = autodoc.group("name")
-            out.append(f"{autodoc.group('indent')}`{name}`{_ID_MARK}{name}\u2063")
+            out.append(f"{autodoc.group('indent')}`{name}`{ID_MARK}{name}\u2063")
             continue
         if syntax.abbr and line.startswith("*["):
             abbr = _ABBR_RE.match(line)
@@ -627,18 +337,18 @@ def _fence_language(info: str) -> str:
     return "" if "=" in first else first  # `title="x"` alone: attributes, no language
 
 
-def _rewrite_prose(line: str, syntax: MarkdownSyntax = _NO_EXTENSIONS) -> str:
+def _rewrite_prose(line: str, syntax: MarkdownSyntax = NO_EXTENSIONS) -> str:
     """One prose line: ids kept as marks, attribute lists, emoji, placeholders and layout tags gone."""
     heading = _HTML_HEADING_RE.match(line)
     if heading:
         return "**" + _LAYOUT_TAG_RE.sub("", heading.group(2)).strip() + "**"
-    line = _EMPTY_ANCHOR_RE.sub(lambda m: f"{_ID_MARK}{m.group(1)}\u2063", line)
+    line = _EMPTY_ANCHOR_RE.sub(lambda m: f"{ID_MARK}{m.group(1)}\u2063", line)
     attrs = _ATTR_LINE_RE.match(line)
     if attrs and (attrs.group(1).strip().startswith(("#", ".")) or "=" in attrs.group(1)):
         pairs = parse_attr_list(attrs.group(1))
         if pairs is not None:
             found = attr_list_id(pairs)
-            return f"{_ID_MARK}{found}\u2063" if found else ""
+            return f"{ID_MARK}{found}\u2063" if found else ""
     if "{" in line and not line.lstrip().startswith("#"):
         line = _INLINE_ATTRS_RE.sub("", line)
     if "`" in line and syntax.inlinehilite:
@@ -698,70 +408,3 @@ def _keys(m: re.Match[str], syntax: MarkdownSyntax) -> str:
             return m.group(0)
         labels.append(label)
     return syntax.key_separator.join(labels)
-
-
-def _attach_ids(sections: list[Section]) -> list[Section]:
-    """Move the kept id marks out of the text: each becomes an extra id of the section it opens.
-
-    A mark at the very end of a section (nothing after it but blank space) stands just before the
-    next heading, so it opens the next section, as the browser scrolls there.
-    """
-    out: list[Section] = []
-    carry: list[str] = []
-    for s in sections:
-        text = s.text
-        ids = list(carry)
-        carry = []
-        if _ID_MARK in text:
-            tail = text.rstrip()
-            trailing: list[str] = []
-            while (m := re.search("\u2063id:([\\w:.-]+)\u2063\\s*$", tail)) is not None:
-                trailing.insert(0, m.group(1))
-                tail = tail[: m.start()].rstrip()
-            ids.extend(_ID_MARK_RE.findall(tail))
-            carry = trailing
-            text = re.sub(r"\n{3,}", "\n\n", _ID_MARK_RE.sub("", tail)).strip()
-        kept = tuple(i for i in dict.fromkeys(ids) if i != s.anchor)
-        out.append(replace(s, text=text, ids=s.ids + kept) if (kept or text != s.text) else s)
-    if carry and out:
-        last = out[-1]
-        out[-1] = replace(last, ids=last.ids + tuple(i for i in carry if i not in last.ids))
-    return out
-
-
-def parse_mkdocs(
-    path: str,
-    text: str,
-    language: str = "python",
-    slug: str = "python-markdown",
-    snippets: SnippetFiles | None = None,
-    page_dir: Path | None = None,
-    syntax: MarkdownSyntax = _NO_EXTENSIONS,
-) -> Page:
-    """An MkDocs page as a `Page`; never raises on malformed input (the Markdown reader's promise).
-
-    `syntax`: the optional extensions the site turns on; their `auto_append` snippets end the
-    page, as pymdownx.snippets appends them (a block of names after the page's last line).
-    """
-    try:
-        meta_text = text.replace("\r\n", "\n")
-        _, body = split_frontmatter(meta_text)
-        head = meta_text[: len(meta_text) - len(body)]
-        if snippets is not None:
-            own = body
-            body = resolve_includes(body, snippets)
-            if syntax.auto_append:
-                body += "\n\n-8<-\n" + "\n\n".join(syntax.auto_append) + "\n-8<-\n"
-            body = resolve_snippets(body, snippets, page_dir)
-            if body != own:
-                # Included files are page text too: their hidden text goes as the page's did
-                # (`read_page` cleaned the page alone). Cleaned in place, so a file's code
-                # lands in the page's fences and keeps what looks like markup there.
-                body = strip_hidden(body)
-        body = rewrite_extensions(body, syntax)
-    except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable
-        log.warning("could not read the MkDocs syntax of %s (%s); read as Markdown", path, exc)
-        head, body = "", text
-    page = parse_markdown(path, head + body, language, slug)
-    page.sections = _attach_ids(page.sections)
-    return page

@@ -26,8 +26,8 @@ import httpx
 
 from tools.search import Document, Hit
 from tools.settings import LiveSourceSettings
-from tools.sources.hidden import strip_hidden
-from tools.sources.http_fetch import SourceUnavailable, client_for, get, same_site, status_reason
+from tools.sources.hidden.strip import strip_hidden
+from tools.sources.live.fetch import SourceUnavailable, client_for, get, same_site, status_reason
 from tools.sources.markdown.parse import parse_markdown
 from tools.text import sanitize_external
 

@@ -35,9 +35,9 @@ from tools.search.embeddings import Embedder
 from tools.search.storage import build_lock
 from tools.settings import LiveSourceSettings
 from tools.sources.corpus import FolderCorpus, UrlRule
-from tools.sources.hidden import strip_hidden
-from tools.sources.html_site import parse_html
-from tools.sources.http_fetch import SourceUnavailable, client_for, get, status_reason
+from tools.sources.generators.html.reader import parse_html
+from tools.sources.hidden.strip import strip_hidden
+from tools.sources.live.fetch import SourceUnavailable, client_for, get, status_reason
 from tools.sources.markdown.inline import slugify
 
 log = logging.getLogger(__name__)
