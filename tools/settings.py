@@ -19,8 +19,14 @@ def _split(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
 
 
-# The values the docs-site settings take (tools/sources/profiles.py, tools/sources/slugs.py).
-GENERATOR_CHOICES = ("auto", "mkdocs", "sphinx", "docusaurus", "mintlify", "html", "markdown")
+def generator_choices() -> tuple[str, ...]:
+    """`auto` and every generator the registry lists (tools/sources/registry.py): one list."""
+    from tools.sources.registry import GENERATOR_NAMES  # on use: importing settings stays light
+
+    return ("auto", *GENERATOR_NAMES)
+
+
+# The values the other docs-site settings take (tools/sources/site.py, tools/sources/slugs.py).
 URL_STYLE_CHOICES = ("auto", "plain", "directory", "html", "index-slash")
 SLUG_CHOICES = (
     "auto",
@@ -103,7 +109,7 @@ class SourceSettings:
             corpus_language=get("DOCS_AGENT_CORPUS_LANGUAGE", "English") or "English",
             live=LiveSourceSettings.from_env(env),
             docs_generator=_choice(
-                get("DOCS_AGENT_DOCS_GENERATOR", "auto"), GENERATOR_CHOICES, "GENERATOR"
+                get("DOCS_AGENT_DOCS_GENERATOR", "auto"), generator_choices(), "GENERATOR"
             ),
             docs_url_style=_choice(
                 get("DOCS_AGENT_DOCS_URL_STYLE", "auto"), URL_STYLE_CHOICES, "URL_STYLE"

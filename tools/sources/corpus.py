@@ -149,7 +149,7 @@ class FolderPages:
             if page.sections and page.sections[0].level == 0:
                 page.sections[0].heading = nav_title
         url = self.site.url_for(rel, page.meta)
-        if self.site.generator == "html" and isinstance(page.meta.get("canonical"), str):
+        if self.site.rules.canonical_url and isinstance(page.meta.get("canonical"), str):
             url = page.meta["canonical"]  # a built page that names its own address
         if self.url_from_meta and isinstance(page.meta.get(self.url_from_meta), str):
             url = page.meta[self.url_from_meta]
@@ -307,14 +307,13 @@ class FolderCorpus:
             files = self.files()
             for problem in self.last_report.problems if self.last_report else []:
                 log.warning("%s source: %s", self.kind, problem)
-            xrefs = self.site.xrefs
             stats = self.index.sync(
                 files,
                 self.pages.read,
                 self.pages.parse,
                 progress,
                 workers,
-                xrefs.uses_changed if xrefs is not None else None,
+                self.site.rules.uses_changed,
             )
             if self.vectors is not None:
                 self._sync_vectors(stats)

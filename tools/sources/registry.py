@@ -1,29 +1,46 @@
 """The generators this package reads, in one registry, and the site profile of a docs folder.
 
+Each generator is one package under tools/sources/generators/ whose `GENERATOR` record says how it
+is recognised, the profile that reads its configuration into a `Site`, and its readers; this
+module lists them, in the order detection asks them, and is the only place that names them all.
 The generator is recognised by its configuration file, in the docs folder or the folder above
-it, or elsewhere where the generator says so; none: plain Markdown with the configured URL rule.
-Any value set in `SiteOptions` (the settings) wins over what the generator's profile says.
+it, or where the generator says (a site beside the docs); none: plain Markdown with the configured
+URL rule. Any value set in `SiteOptions` (the settings) wins over what the generator's profile says.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from tools.sources.generators.docusaurus.detect import sibling_docusaurus_configs
-from tools.sources.generators.docusaurus.profile import docusaurus_site
-from tools.sources.generators.html.profile import html_site
-from tools.sources.generators.mintlify.profile import mintlify_site
-from tools.sources.generators.mkdocs.profile import mkdocs_site
-from tools.sources.generators.plain.profile import markdown_site
-from tools.sources.generators.sphinx.build import rtd_sphinx_conf
-from tools.sources.generators.sphinx.profile import sphinx_site
-from tools.sources.site import Site
+from tools.sources.generator import Generator, ReaderFn
+from tools.sources.generators import docusaurus, html, mintlify, mkdocs, plain, sphinx
+from tools.sources.site import GeneratorRules, Site
 
 log = logging.getLogger(__name__)
+
+# Every generator, in the order detection asks them (plain Markdown, which takes any folder, last).
+GENERATORS: tuple[Generator, ...] = (
+    mkdocs.GENERATOR,
+    sphinx.GENERATOR,
+    docusaurus.GENERATOR,
+    mintlify.GENERATOR,
+    html.GENERATOR,
+    plain.GENERATOR,
+)
+BY_NAME: dict[str, Generator] = {g.name: g for g in GENERATORS}
+GENERATOR_NAMES: tuple[str, ...] = tuple(BY_NAME)
+
+
+def generator_readers() -> dict[str, ReaderFn]:
+    """Every generator's own readers by name (tools/sources/readers.py adds Markdown's and notebooks')."""
+    out: dict[str, ReaderFn] = {}
+    for generator in GENERATORS:
+        out.update(generator.readers)
+    return out
 
 
 @dataclass(frozen=True)
@@ -45,63 +62,54 @@ class SiteOptions:
 
 
 def _config_files(root: Path) -> Iterator[tuple[str, Path]]:
-    """(generator, config file) candidates: the folder itself first, then the one above it.
+    """(generator, config file) candidates, in the order the first one wins.
 
-    A conf.py that the repository's Read the Docs file names (`sphinx: configuration:`) comes
-    first when it lies in the folder (at any depth, `docs/html/conf.py`) or the one above it:
-    that is the configuration the site is built with.
+    A config file that names the site's own configuration comes first (Read the Docs'
+    `sphinx: configuration:`); then the docs folder's config files, then the folder above it
+    (where MkDocs keeps `mkdocs.yml` beside `docs/`); then those a generator finds elsewhere (a
+    Docusaurus site beside the docs whose docs plugin reads them).
     """
-    named = rtd_sphinx_conf(root)
-    if named is not None:
-        yield "sphinx", named
+    for generator in GENERATORS:
+        for path in generator.config_first(root):
+            yield generator.name, path
     for folder in (root, root.parent):
-        for name in ("mkdocs.yml", "mkdocs.yaml"):
-            if (folder / name).is_file():
-                yield "mkdocs", folder / name
-        for conf in (folder / "conf.py", folder / "source" / "conf.py"):
-            if conf.is_file():
-                yield "sphinx", conf
-        for conf in sorted(folder.glob("docusaurus.config.*")):
-            yield "docusaurus", conf
-        for name in ("docs.json", "mint.json"):
-            if (folder / name).is_file():
-                yield "mintlify", folder / name
-    yield from (("docusaurus", conf) for conf in sibling_docusaurus_configs(root))
-    # A released version of Docusaurus docs: `<site>/versioned_docs/version-X`.
-    if root.name.startswith("version-") and root.parent.name.endswith("versioned_docs"):
-        for conf in sorted(root.parent.parent.glob("docusaurus.config.*")):
-            yield "docusaurus", conf
+        for generator in GENERATORS:
+            for path in generator.config_files(folder):
+                yield generator.name, path
+    for generator in GENERATORS:
+        for path in generator.config_elsewhere(root):
+            yield generator.name, path
 
 
 def detect_generator(root: Path) -> tuple[str, Path | None]:
     """The generator the folder is built with and its configuration file (`markdown`, None: none)."""
     for generator, path in _config_files(root):
         return generator, path
-    if any(root.glob("*.html")) and not any(root.rglob("*.md")):
-        return "html", None
-    return "markdown", None
+    for candidate in GENERATORS:
+        if candidate.detect(root):
+            return candidate.name, None
+    return plain.GENERATOR.name, None
 
 
 def detect_site(root: Path, options: SiteOptions | None = None) -> Site:
     """The site profile of a docs folder: detected generator, its config, then the settings' overrides."""
     options = options or SiteOptions()
     root = root.resolve()
-    generator, config = detect_generator(root)
+    name, config = detect_generator(root)
     if options.generator not in ("", "auto"):
-        generator = options.generator
-        config = next((p for g, p in _config_files(root) if g == generator), None)
-    build = PROFILES.get(generator)
+        name = options.generator
+        config = next((p for g, p in _config_files(root) if g == name), None)
+    generator = BY_NAME.get(name)
     try:
-        if build is None:
-            log.warning(
-                "no site profile for %r installed: %s read with the defaults", generator, root
-            )
-            site = Site(generator=generator, config=str(config or ""))
+        if generator is None:
+            log.warning("no site profile for %r installed: %s read with the defaults", name, root)
+            site = Site(rules=GeneratorRules(name=name), config=str(config or ""))
         else:
-            site = build(root, config)
+            site = generator.profile(root, config)
     except Exception as exc:  # noqa: BLE001 — a broken config must not stop the source
-        log.warning("could not read %s (%s); using the %s defaults", config, exc, generator)
-        site = Site(generator=generator, config=str(config or ""))
+        log.warning("could not read %s (%s); using the %s defaults", config, exc, name)
+        rules = generator.rules() if generator is not None else GeneratorRules(name=name)
+        site = Site(rules=rules, config=str(config or ""))
     return apply_options(site, options)
 
 
@@ -116,9 +124,9 @@ def apply_options(site: Site, options: SiteOptions) -> Site:
         changes["path_prefix"] = options.path_prefix
     if options.url_style not in ("", "auto"):
         changes["url_style"] = options.url_style
-        if site.xrefs is not None:  # links in page text follow the pages' addresses
-            builder = "dirhtml" if options.url_style == "directory" else "html"
-            changes["xrefs"] = replace(site.xrefs, builder=builder)
+        rules = site.rules.with_url_style(options.url_style)  # links follow the pages' addresses
+        if rules is not site.rules:
+            changes["rules"] = rules
     if options.slug not in ("", "auto"):
         changes["slug"] = options.slug
     if options.nav == "off":
@@ -130,14 +138,3 @@ def apply_options(site: Site, options: SiteOptions) -> Site:
     if options.exclude:
         changes["exclude"] = site.exclude + options.exclude
     return replace(site, **changes) if changes else site
-
-
-ProfileFn = Callable[[Path, Path | None], Site]
-PROFILES: dict[str, ProfileFn] = {
-    "markdown": markdown_site,
-    "mkdocs": mkdocs_site,
-    "docusaurus": docusaurus_site,
-    "mintlify": mintlify_site,
-    "html": html_site,
-    "sphinx": sphinx_site,
-}

@@ -11,18 +11,10 @@ settings (tools/settings.py, docs/sources.md).
 from __future__ import annotations
 
 import fnmatch
-import posixpath
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
-
-from tools.sources.generators.docusaurus.routes import strip_number_prefix
-from tools.sources.generators.mkdocs.syntax import MarkdownSyntax
-
-if TYPE_CHECKING:
-    from tools.sources.generators.sphinx.targets import XrefTargets
-
+from typing import Any, ClassVar
 
 # File suffixes each kind of markup uses; which reader takes them depends on the generator.
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
@@ -66,6 +58,61 @@ PART_FOLDERS = ("snippets", "_snippets", "partials", "_partials", "includes", "_
 
 
 @dataclass(frozen=True)
+class GeneratorRules:
+    """What one generator decides beyond the fields every site has: readers, routes, loaders.
+
+    These defaults are plain Markdown's (every Markdown file a page, `X/index.md` served at `X`).
+    Each generator package subclasses it with its own settings (MkDocs' snippet folders, the
+    Docusaurus docs route, Sphinx's cross-reference targets), so nothing outside a generator's
+    package asks which generator a site is. Plain data: worker processes get a copy.
+    """
+
+    name: str = "markdown"
+
+    # A folder's `README.md` is its index page, as `index.md` is (MkDocs, Docusaurus).
+    readme_index: ClassVar[bool] = False
+    # Each file a page imports is compiled as a document of its own: its headings' ids are
+    # unique among themselves only (Docusaurus' MDX imports).
+    separate_parts: ClassVar[bool] = False
+    # A page that names its own address (`<link rel="canonical">`) is cited at it (built HTML).
+    canonical_url: ClassVar[bool] = False
+    # How the Markdown of a notebook is read (`markdown`, or `myst` under Sphinx) and the slug
+    # rule of its headings (None: the site's).
+    notebook_reader: ClassVar[str] = "markdown"
+    notebook_slug: ClassVar[str | None] = None
+
+    def reader_for(self, site: Site, rel: str) -> str | None:
+        """The name of the reader for this file (tools/sources/readers.py), or None: not read."""
+        lower = rel.lower()
+        if lower.endswith(MARKDOWN_SUFFIXES):
+            return "markdown"
+        if lower.endswith(RST_SUFFIXES):
+            return "rst"
+        if lower.endswith(NOTEBOOK_SUFFIXES) and site.notebooks:
+            return "notebook"
+        return None
+
+    def route(self, path: str, meta: Mapping[str, Any]) -> str:
+        """A page's path under the base URL, a folder's index page ending with `/` (`guide/`)."""
+        stem = _strip_suffix(path)
+        page = _page_path(stem, self.readme_index)
+        return page + "/" if page != stem and page else page
+
+    def loaded(self, text: str) -> str:
+        """A Markdown file's text as the generator's loader hands it to its Markdown reader."""
+        return text
+
+    def with_url_style(self, url_style: str) -> GeneratorRules:
+        """The rules when settings choose the URL style (links the generator writes follow it)."""
+        return self
+
+    @property
+    def uses_changed(self) -> Callable[[Mapping[str, str]], bool] | None:
+        """Whether what a page used of the rest of the site changed (None: pages use nothing)."""
+        return None
+
+
+@dataclass(frozen=True)
 class Site:
     """One generator's addresses and page rules for a docs folder (paths relative to that folder).
 
@@ -74,7 +121,7 @@ class Site:
     (None: the site has no navigation, or it is switched off, and every page counts).
     """
 
-    generator: str = "markdown"
+    rules: GeneratorRules = field(default_factory=GeneratorRules)
     base_url: str = ""
     path_prefix: str = ""
     strip_prefixes: tuple[str, ...] = ()
@@ -88,46 +135,25 @@ class Site:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     not_pages: tuple[str, ...] = ()
-    snippet_dirs: tuple[str, ...] = ()
+    # The project's folder (where its config is): includes and imports start there.
     project_root: str = ""
-    # The folder included files may come from (the repository holding the project); "" is
-    # `project_root`.
-    files_root: str = ""
-    # Include extensions the site turns on (MkDocs: `mdx_include`, `include_variants`) and the
-    # folder their relative names start from.
-    includes: tuple[str, ...] = ()
-    include_base: str = ""
-    # MkDocs: the Markdown extensions that change how a page's text reads.
-    syntax: MarkdownSyntax = field(default_factory=MarkdownSyntax)
-    route_base: str = ""
     config: str = ""
     # The files the generator builds, when it says so itself (Sphinx: `exclude_patterns` and
     # its own rules applied); None: decided by the globs above.
     built: tuple[str, ...] | None = None
-    # Sphinx: where each label, document and described object is (cross-references become
-    # links). Site-wide like `nav`, and like it no part of the index's identity (not in repr).
-    xrefs: XrefTargets | None = field(default=None, repr=False, compare=False)
-    # Sphinx with myst-parser / myst-nb: Markdown pages are MyST (tools/sources/myst.py).
-    myst: bool = False
     # Notebooks are pages (Sphinx: nbsphinx, myst-nb; MkDocs: mkdocs-jupyter, mknotebooks).
     notebooks: bool = False
 
     # -- which reader, which files -------------------------------------------------------------
 
+    @property
+    def generator(self) -> str:
+        """The generator's name (`mkdocs`, `sphinx`, …; `markdown`: none recognised)."""
+        return self.rules.name
+
     def reader_for(self, rel: str) -> str | None:
         """The name of the reader for this file on this site (tools/sources/readers.py), or None."""
-        lower = rel.lower()
-        if lower.endswith(MARKDOWN_SUFFIXES):
-            if self.myst and lower.endswith((".md", ".markdown")):
-                return "myst"
-            return "mkdocs" if self.generator == "mkdocs" else "markdown"
-        if lower.endswith(RST_SUFFIXES):
-            return "rst"
-        if lower.endswith(HTML_SUFFIXES) and self.generator == "html":
-            return "html"
-        if lower.endswith(NOTEBOOK_SUFFIXES) and self.notebooks:
-            return "notebook"
-        return None
+        return self.rules.reader_for(self, rel)
 
     def is_page(self, rel: str) -> bool:
         """Whether the file is a page of the site (not a partial, snippet, excluded or off-nav file)."""
@@ -182,56 +208,18 @@ class Site:
             if path.startswith(prefix):
                 path = path[len(prefix) :]
                 break
-        readme = self.generator in ("mkdocs", "docusaurus")  # they serve README.md as an index
         base = self.base_url.rstrip("/")
         if self.url_style == "html":
             stem = _strip_suffix(path)
-            if readme and (stem == "README" or stem.endswith("/README")):
+            if self.rules.readme_index and (stem == "README" or stem.endswith("/README")):
                 stem = stem[: -len("README")] + "index"
             return f"{base}/{stem}.html"
-        if self.generator == "docusaurus":
-            path = self._docusaurus_path(path, meta or {})  # a folder's index ends with `/`
-        else:
-            stem = _strip_suffix(path)
-            path = _page_path(stem, readme)
-            path = path + "/" if path != stem and path else path
+        path = self.rules.route(path, meta or {})  # a folder's index ends with `/`
         index = path.endswith("/") or not path
         path = path.strip("/")
         if self.url_style == "directory" or (self.url_style == "index-slash" and index):
             return base + "/" + (path + "/" if path else "")
         return base + ("/" + path if path else "")
-
-    def _docusaurus_path(self, path: str, meta: Mapping[str, Any]) -> str:
-        """A Docusaurus doc's route: front-matter `slug`, else folders and `id` (number prefixes gone)."""
-        written, _, name = path.rpartition("/")
-        folder = "/".join(strip_number_prefix(part) for part in written.split("/") if part)
-        stem = strip_number_prefix(name.rsplit(".", 1)[0])
-        # A category's index doc (`index`, `README`, or named as its folder, as written) is
-        # served at the folder, whatever its `id` (plugin-content-docs `isCategoryIndex`).
-        written_name = name.rsplit(".", 1)[0].lower()
-        category_index = written_name in ("index", "readme") or (
-            bool(written) and written_name == written.rsplit("/", 1)[-1].lower()
-        )
-        route = self.route_base.strip("/")
-        slug = meta.get("slug")
-        if isinstance(slug, str) and slug.strip():
-            slug = slug.strip()
-            joined = slug if slug.startswith("/") else posixpath.join("/" + folder, slug)
-            doc = posixpath.normpath(joined).strip("/") + ("/" if slug.endswith("/") else "")
-        else:
-            doc_id = meta.get("id")
-            stem = (
-                str(doc_id).strip()
-                if isinstance(doc_id, str | int) and str(doc_id).strip()
-                else stem
-            )
-            if category_index:
-                doc = folder + "/"
-            else:
-                doc = f"{folder}/{stem}" if folder else stem
-        return "/".join(p for p in (route, doc.strip("/")) if p) + (
-            "/" if doc.endswith("/") else ""
-        )
 
 
 def _strip_suffix(path: str) -> str:

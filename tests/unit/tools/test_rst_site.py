@@ -6,6 +6,7 @@ from pathlib import Path
 
 from tools.sources.generators.sphinx.config import SphinxConfig, read_conf
 from tools.sources.generators.sphinx.project import SphinxSite, excluded
+from tools.sources.generators.sphinx.rules import SphinxRules
 from tools.sources.generators.sphinx.toctree import toctree_blocks
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "sphinx_site"
@@ -131,13 +132,15 @@ def test_read_the_docs_dirhtml_builder_gives_directory_urls_and_links(tmp_path: 
         assert site.url_for("index.rst") == "https://x.test/"
         assert site.url_for("guide/options.rst") == "https://x.test/guide/options/"
         text = (docs / "guide/options.rst").read_text()
-        page = read_sphinx_page("guide/options.rst", text, docs, site.xrefs)
+        assert isinstance(site.rules, SphinxRules)
+        page = read_sphinx_page("guide/options.rst", text, docs, site.rules.xrefs)
         assert "[Home](../../)" in page.sections[0].text
         assert "[Options](#opts)" in page.sections[0].text
         # The URL style setting still wins, and the links follow it.
         html = detect_site(docs, SiteOptions(url_style="html"))
         assert html.url_for("guide/options.rst") == "https://x.test/guide/options.html"
-        page = read_sphinx_page("guide/options.rst", text, docs, html.xrefs)
+        assert isinstance(html.rules, SphinxRules)
+        page = read_sphinx_page("guide/options.rst", text, docs, html.rules.xrefs)
         assert "[Home](../index.html)" in page.sections[0].text
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+from tools.sources.generators.docusaurus.rules import DocusaurusRules
 from tools.sources.readers import read_page
 from tools.sources.registry import detect_site
 from tools.sources.site import Site
@@ -486,7 +487,7 @@ def test_a_site_deeper_in_the_repository_whose_docs_path_names_the_folder_is_fou
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text("# T\n", "utf-8")
     docs = detect_site(tmp_path / "docs")
-    assert (docs.generator, docs.route_base) == ("docusaurus", "")
+    assert isinstance(docs.rules, DocusaurusRules) and docs.rules.route_base == ""
     assert docs.url_for("Intro.md") == "https://example.io/Intro"
     rules = detect_site(tmp_path / "packages" / "plugin" / "docs" / "rules")
     assert rules.url_for("no-foo.md") == "https://example.io/rules/no-foo"

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tools.sources.generators.mkdocs.reader import parse_mkdocs
+from tools.sources.generators.mkdocs.rules import MkDocsRules
 from tools.sources.generators.mkdocs.syntax import MarkdownSyntax
 from tools.sources.hidden.strip import strip_hidden
 from tools.sources.readers import READERS
@@ -116,7 +117,8 @@ def test_abbreviations_and_auto_appended_snippets_end_every_page(tmp_path: Path)
 def test_abbr_comes_with_either_spelling_and_with_extra(tmp_path: Path, name: str) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "mkdocs.yml").write_text(f"site_name: T\nmarkdown_extensions:\n  - {name}\n")
-    assert detect_site(tmp_path / "docs").syntax == MarkdownSyntax(abbr=True)
+    rules = detect_site(tmp_path / "docs").rules
+    assert isinstance(rules, MkDocsRules) and rules.syntax == MarkdownSyntax(abbr=True)
 
 
 def test_an_inherited_config_is_deep_merged_under_mkdocs_yml(tmp_path: Path) -> None:
@@ -141,7 +143,8 @@ def test_an_inherited_config_is_deep_merged_under_mkdocs_yml(tmp_path: Path) -> 
     assert site.page_dir == "content/"  # a parent's docs_dir is relative to mkdocs.yml
     assert site.nav == ("other.md", "index.md")  # a list replaces the parent's
     assert site.titles == (("other.md", "Other page"),)
-    assert site.syntax == MarkdownSyntax(keys=True, inlinehilite=True)  # mappings merge
+    assert isinstance(site.rules, MkDocsRules)
+    assert site.rules.syntax == MarkdownSyntax(keys=True, inlinehilite=True)  # mappings merge
 
 
 @pytest.mark.parametrize(

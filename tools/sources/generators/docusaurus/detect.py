@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 # The docs plugin's `path` option (Docusaurus: the docs folder, relative to the site's folder).
@@ -48,3 +48,18 @@ def _docs_path_names(conf: Path, root: Path) -> bool:
     except OSError:
         return False
     return any((conf.parent / m.group(2)).resolve() == root for m in _DOCS_PATH_RE.finditer(text))
+
+
+def config_files(folder: Path) -> Iterable[Path]:
+    """The Docusaurus config files of a folder (`docusaurus.config.js`, `.ts`, `.mjs`, …)."""
+    return sorted(folder.glob("docusaurus.config.*"))
+
+
+def config_elsewhere(root: Path) -> Iterator[Path]:
+    """A site beside the docs whose docs plugin reads them, or the site of a released version.
+
+    A released version of Docusaurus docs lives in `<site>/versioned_docs/version-X`.
+    """
+    yield from sibling_docusaurus_configs(root)
+    if root.name.startswith("version-") and root.parent.name.endswith("versioned_docs"):
+        yield from sorted(root.parent.parent.glob("docusaurus.config.*"))

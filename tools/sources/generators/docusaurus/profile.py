@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tools.sources.generators.docusaurus.config import read_docusaurus_config
+from tools.sources.generators.docusaurus.rules import DocusaurusRules
 from tools.sources.generators.docusaurus.sidebar import sidebar_docs, sidebar_file
 from tools.sources.generators.docusaurus.versions import docs_version
 from tools.sources.site import PART_FOLDERS, Site
@@ -23,9 +24,8 @@ def docusaurus_site(root: Path, config_path: Path | None) -> Site:
     """
     if config_path is None:
         return Site(
-            generator="docusaurus",
+            rules=DocusaurusRules(route_base="docs"),
             slug="github",
-            route_base="docs",
             not_pages=_DOCUSAURUS_NOT_PAGES,
         )
     config = read_docusaurus_config(config_path)
@@ -50,11 +50,10 @@ def docusaurus_site(root: Path, config_path: Path | None) -> Site:
             sidebar = sidebar_file(config_path.parent, named if isinstance(named, str) else "")
     nav = sidebar_docs(root, sidebar) if sidebar is not None else None
     return Site(
-        generator="docusaurus",
+        rules=DocusaurusRules(route_base=route),
         base_url=(url + "/" + base.strip("/")).rstrip("/") if url else "",
         url_style=style,
         slug="github",
-        route_base=route,
         nav=nav,
         # The plugin's globs are relative to the docs folder: `README.md` is the top one only.
         exclude=tuple(g if "/" in g else f"./{g}" for g in map(str, exclude)),

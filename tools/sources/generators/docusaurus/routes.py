@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    pass
-
 
 # Docusaurus strips a number prefix from file and folder names (`01-intro.md`, `01 - intro.md`
 # → `intro`), but not what reads as a version or a date (`4-0.md`, `2021-11-notes.md`):

@@ -21,6 +21,7 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from tools.sources.records import Page, Section, plain_page
+from tools.sources.site import Site
 from tools.text import fence_code
 
 log = logging.getLogger(__name__)
@@ -530,3 +531,8 @@ def read_html_page(rel: str, text: str, root: Path, base_url: str = "") -> Page:
     `page.meta["url"]` is the page's canonical URL when it declares one, else `base_url` + `rel`.
     """
     return HtmlSite(root, base_url).parse(rel, text)
+
+
+def read_html(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
+    """A built HTML page: its main content only; `meta["url"]` is its canonical URL if it has one."""
+    return read_html_page(rel, text, root, site.base_url)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tools.sources.generators.mintlify.rules import MintlifyRules
 from tools.sources.site import PART_FOLDERS, Site
 
 
@@ -47,7 +48,7 @@ def mintlify_site(root: Path, config_path: Path | None) -> Site:
                     break
         nav = tuple(pages) if pages else None
     return Site(
-        generator="mintlify",
+        rules=MintlifyRules(),
         url_style="plain",
         slug="mintlify",
         nav=nav,

@@ -11,6 +11,7 @@ from tools.sources.generators.mkdocs.config import (
     read_mkdocs_config,
 )
 from tools.sources.generators.mkdocs.nav import literate_nav, nav_pages
+from tools.sources.generators.mkdocs.rules import MkDocsRules
 from tools.sources.generators.mkdocs.syntax import MarkdownSyntax
 from tools.sources.reading import repository_root
 from tools.sources.site import Site
@@ -123,7 +124,13 @@ def mkdocs_site(root: Path, config_path: Path | None) -> Site:
     includes, include_base = _include_extensions(config, project)
     notebooks = any(listed_options(config, "plugins", p) is not None for p in NOTEBOOK_PLUGINS)
     return Site(
-        generator="mkdocs",
+        rules=MkDocsRules(
+            snippet_dirs=snippet_dirs + (str(docs_dir),),
+            files_root=str(repository_root(project.resolve())),
+            includes=includes,
+            include_base=include_base,
+            syntax=_markdown_syntax(config),
+        ),
         base_url=str(config.get("site_url") or ""),
         url_style="directory" if directory_urls else "html",
         slug=_mkdocs_slug(config),
@@ -132,12 +139,7 @@ def mkdocs_site(root: Path, config_path: Path | None) -> Site:
         titles=tuple((path, title) for path, title in nav_entries if title),
         exclude=tuple(exclude),
         not_pages=tuple(not_pages),
-        snippet_dirs=snippet_dirs + (str(docs_dir),),
         project_root=str(project.resolve()),
-        files_root=str(repository_root(project.resolve())),
-        includes=includes,
-        include_base=include_base,
-        syntax=_markdown_syntax(config),
         config=str(config_path or ""),
         notebooks=notebooks,
     )

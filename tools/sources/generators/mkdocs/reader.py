@@ -17,6 +17,7 @@ from tools.sources.generators.mkdocs.extensions import (
     NO_EXTENSIONS,
     rewrite_extensions,
 )
+from tools.sources.generators.mkdocs.rules import MkDocsRules
 from tools.sources.generators.mkdocs.snippets import (
     SnippetFiles,
     resolve_includes,
@@ -27,6 +28,7 @@ from tools.sources.hidden.strip import strip_hidden
 from tools.sources.markdown.frontmatter import split_frontmatter
 from tools.sources.markdown.parse import parse_markdown
 from tools.sources.records import Page, Section
+from tools.sources.site import Site
 
 log = logging.getLogger(__name__)
 
@@ -95,4 +97,26 @@ def parse_mkdocs(
         head, body = "", text
     page = parse_markdown(path, head + body, language, slug)
     page.sections = _attach_ids(page.sections)
+    return page
+
+
+def read_mkdocs(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
+    """MkDocs / Material Markdown: its extensions rewritten, snippets resolved."""
+    rules = site.rules if isinstance(site.rules, MkDocsRules) else MkDocsRules()
+    dirs = rules.snippet_dirs or (site.project_root or str(root), str(root))
+    files = SnippetFiles(
+        tuple(dirs),
+        rules.files_root or site.project_root or str(root),
+        rules.includes,
+        rules.include_base,
+    )
+    page_dir = (root / rel).parent
+    page = parse_mkdocs(rel, text, language, site.slug, files, page_dir, rules.syntax)
+    stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if page.title == stem:  # no nav title, front matter title or H1: MkDocs' name from the file
+        folder = rel.rsplit("/", 2)[-2] if "/" in rel else ""
+        name = folder if stem.lower() in ("index", "readme") and folder else stem
+        page.title = name.replace("-", " ").replace("_", " ").strip().capitalize() or page.title
+        if page.sections and page.sections[0].level == 0:
+            page.sections[0].heading = page.title
     return page

@@ -9,4 +9,4 @@ from tools.sources.site import PART_FOLDERS, Site
 
 def markdown_site(root: Path, config: Path | None) -> Site:
     """No generator recognised: every Markdown file is a page, URLs from the configured rule."""
-    return Site(generator="markdown", slug="mintlify", url_style="plain", not_pages=PART_FOLDERS)
+    return Site(slug="mintlify", url_style="plain", not_pages=PART_FOLDERS)

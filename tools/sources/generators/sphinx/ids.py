@@ -6,13 +6,9 @@ import re
 import unicodedata
 from collections.abc import Container
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from docutils import nodes
-
-if TYPE_CHECKING:
-    pass
-
 
 _SPHINX_NON_ID = re.compile(r"[^a-zA-Z0-9._]+")
 _SPHINX_ID_ENDS = re.compile(r"^[-0-9._]+|-+$")

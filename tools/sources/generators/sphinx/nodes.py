@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from docutils import nodes
-
-if TYPE_CHECKING:
-    pass
 
 
 class object_desc(nodes.Element):  # type: ignore[misc]  # noqa: N801 - docutils names node classes in lower case

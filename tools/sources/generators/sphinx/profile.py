@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tools.sources.generators.sphinx.build import rtd_builder
+from tools.sources.generators.sphinx.rules import SphinxRules
 from tools.sources.site import Site
 
 
@@ -37,7 +38,10 @@ def sphinx_site(root: Path, config_path: Path | None) -> Site:
     not_pages = tuple(f"{t.strip('/')}/**" for t in conf.templates_path) + ("_build/**",)
     directory = rtd_builder(source, config_path) == "dirhtml"
     return Site(
-        generator="sphinx",
+        rules=SphinxRules(
+            xrefs=replace(xrefs, builder="dirhtml" if directory else "html"),
+            myst=conf.reads_myst,
+        ),
         base_url=conf.html_baseurl,
         url_style="directory" if directory else "html",
         slug="docutils",
@@ -47,7 +51,5 @@ def sphinx_site(root: Path, config_path: Path | None) -> Site:
         not_pages=not_pages,
         project_root=str(source),
         config=str(config_path or ""),
-        xrefs=replace(xrefs, builder="dirhtml" if directory else "html"),
-        myst=conf.reads_myst,
         notebooks=conf.reads_notebooks,
     )

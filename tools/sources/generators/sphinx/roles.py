@@ -5,17 +5,12 @@ from __future__ import annotations
 import re
 import types
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from docutils import nodes, utils
 from docutils.parsers.rst import roles, states
 
 from tools.sources.generators.sphinx.nodes import xref
 from tools.sources.generators.sphinx.options import RstOptions, state_of
-
-if TYPE_CHECKING:
-    pass
-
 
 _EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.DOTALL)
 _CODE_ROLES = frozenset(

@@ -10,7 +10,7 @@ serves (`confval-x`, `cmdoption-k`, `std-fixture-capsys`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from docutils import nodes
 from docutils.parsers.rst import Directive
@@ -18,9 +18,6 @@ from typing_extensions import override
 
 from tools.sources.generators.sphinx.nodes import highlight_marker
 from tools.sources.generators.sphinx.options import ParseState, state_of
-
-if TYPE_CHECKING:
-    pass
 
 
 class AnyOptions(dict[str, Callable[[str | None], Any]]):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING
 
 from docutils import nodes
 from docutils.parsers.rst.directives.tables import CSVTable
@@ -18,10 +17,6 @@ from tools.sources.generators.sphinx.directives.base import SphinxDirective, cod
 from tools.sources.generators.sphinx.ids import document_object_id, register_ids
 from tools.sources.generators.sphinx.nodes import labelled
 from tools.sources.generators.sphinx.options import state_of
-
-if TYPE_CHECKING:
-    pass
-
 
 _ONLY_TOKEN = re.compile(r"\s*(\(|\)|[^\s()]+)")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from docutils import nodes
 from docutils.parsers.rst.directives.misc import Include
@@ -13,10 +13,6 @@ from typing_extensions import override
 from tools.sources.generators.sphinx.directives.base import SphinxDirective, code_block
 from tools.sources.generators.sphinx.options import REFUSED_INCLUDE, RstOptions, state_of
 from tools.sources.reading import may_include, note_read
-
-if TYPE_CHECKING:
-    pass
-
 
 _EXTENSION_LANGUAGES = {
     ".py": "python",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from docutils import nodes
 from docutils.parsers.rst import Directive
@@ -23,9 +22,6 @@ from tools.sources.generators.sphinx.ids import (
     std_object_name,
 )
 from tools.sources.generators.sphinx.nodes import object_desc
-
-if TYPE_CHECKING:
-    pass
 
 
 def _signatures(directive: Directive) -> list[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from docutils.parsers.rst import Directive, directives
 
@@ -43,10 +42,6 @@ from tools.sources.generators.sphinx.directives.toctree import TocTree
 from tools.sources.generators.sphinx.ids import PyName, py_name
 from tools.sources.generators.sphinx.options import RstOptions
 from tools.sources.generators.sphinx.roles import DOMAINS
-
-if TYPE_CHECKING:
-    pass
-
 
 _AUTODOC_MODULE_LEVEL = frozenset(
     {"autofunction", "autoclass", "autoexception", "autodata", "autodecorator", "automodule"}

@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from docutils import nodes
 from typing_extensions import override
 
 from tools.sources.generators.sphinx.directives.base import SphinxDirective
-
-if TYPE_CHECKING:
-    pass
-
 
 _TOCTREE_ENTRY = re.compile(r"^(?P<title>.+?)\s*<(?P<target>[^<>]+)>$")
 
