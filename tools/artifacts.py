@@ -56,13 +56,3 @@ class ArticleArtifact(TypedDict):
     title: str
     url: str
     sections: list[SectionArtifact]
-
-
-class CodeArtifact(TypedDict, total=False):
-    """`read_code_file`: the file as cited, the range shown, its length and the lines themselves."""
-
-    file: str
-    start: int
-    end: int
-    total: int
-    lines: list[str]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
@@ -22,31 +22,16 @@ from tools.presentation.corpus_language import description_note, weak_match_note
 from tools.presentation.failures import partial_note, unavailable
 from tools.presentation.render import render_document_parts
 from tools.presentation.site_links import hit_snippets, page_links, source_links
-from tools.search import Document, Hit
+from tools.search import Hit
 from tools.search.embeddings import Embedder, configured_embedder
 from tools.settings import SourceSettings
+from tools.sources.contract import KnowledgeBase
 from tools.sources.corpus import SUFFIXES, FolderCorpus, UrlRule, repo_prefix
 from tools.sources.live.fetch import SourceUnavailable
 
 MAX_ARTICLES_PER_CALL = 5
 MAX_SEARCH_RESULTS = 100
 ARTICLE_LIMIT = 8_000
-
-
-class KnowledgeBase(Protocol):
-    """What the KB tools need from a backend (local folder or help-center API)."""
-
-    def search(self, query: str, limit: int, collections: list[str] | None = None) -> list[Hit]:
-        """Ranked articles."""
-        ...
-
-    def get(self, key: str) -> Document | None:
-        """One article by id."""
-        ...
-
-    def list_collections(self) -> list[str]:
-        """Known collections."""
-        ...
 
 
 def article_id(rel: str) -> str:

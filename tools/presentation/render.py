@@ -39,12 +39,6 @@ def section_subtree(sections: list[Section], name: str) -> list[Section] | None:
     return None
 
 
-def render_sections(sections: list[Section], limit: int = PAGE_LIMIT) -> tuple[str, list[str]]:
-    """Markdown of whole sections up to `limit` characters; returns it and the headings left out."""
-    text, left_out, _ = _render_sections(sections, limit)
-    return text, left_out
-
-
 def _render_sections(
     sections: list[Section], limit: int, links: LinkRewrite | None = None
 ) -> tuple[str, list[str], list[SectionArtifact]]:

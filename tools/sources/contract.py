@@ -10,6 +10,7 @@ changes and is refreshed on a schedule (`LiveSource`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from tools.search.records import Document, Hit, SyncStats
@@ -51,7 +52,7 @@ class KnowledgeBase(Protocol):
 class IndexedSource(Protocol):
     """A source kept in a local search index (a folder, an llms.txt mirror): built, then warmed."""
 
-    def sync(self) -> SyncStats:
+    def sync(self, progress: Callable[[int, int], None] | None = None) -> SyncStats:
         """Bring the index in line with the source (changed pages only)."""
         ...
 
@@ -77,5 +78,14 @@ class LiveSource(Protocol):
         ...
 
     def refresh(self) -> object:
-        """Fetch what changed upstream (a failure is kept for `status`, never raised to a search)."""
+        """Fetch what changed upstream now (a failed fetch keeps the last copy)."""
+        ...
+
+
+@runtime_checkable
+class ReportsStatus(Protocol):
+    """A source that says what it could not do at its last refresh (kept its copy, hit a cap)."""
+
+    def status(self) -> tuple[str, list[str]]:
+        """The last refresh's problem ("" when none) and the caps it reached."""
         ...

@@ -44,27 +44,14 @@ def repo_prefix(root: Path) -> str:
 
 @dataclass(frozen=True)
 class UrlRule:
-    """How a file path becomes a citation URL: strip a prefix, drop the extension and `/index`."""
+    """The configured URL rule: base URL, prefixes stripped from paths, or a repo-relative prefix.
+
+    Applied through the site profile it becomes part of (`plain_site`, `detect_site`).
+    """
 
     base_url: str = ""
     strip_prefixes: tuple[str, ...] = ()
     path_prefix: str = ""
-
-    def url_for(self, rel_path: str) -> str:
-        """URL for a path relative to the corpus root; without a base URL, the repo-relative path."""
-        if not self.base_url:
-            return f"{self.path_prefix}{rel_path}"
-        path = rel_path
-        for prefix in self.strip_prefixes:
-            if path.startswith(prefix):
-                path = path[len(prefix) :]
-                break
-        path = path.rsplit(".", 1)[0] if path.endswith(SUFFIXES) else path
-        if path == "index":
-            path = ""
-        elif path.endswith("/index"):
-            path = path[: -len("/index")]
-        return self.base_url.rstrip("/") + ("/" + path if path else "")
 
 
 def same_path(rel: str) -> str:

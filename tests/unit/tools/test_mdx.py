@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools.sources.corpus import UrlRule
+from tools.sources.corpus import UrlRule, plain_site
 from tools.sources.markdown.frontmatter import read_frontmatters
 from tools.sources.markdown.parse import parse_markdown
 
@@ -99,7 +99,10 @@ def test_title_falls_back_to_h1_then_file_name() -> None:
 
 
 def test_url_rules() -> None:
-    rule = UrlRule("https://docs.example.com/oss/python/", ("src/oss/python/", "src/oss/"))
+    # A URL rule is applied through the plain-Markdown site it makes (KB folders, plain docs).
+    rule = plain_site(
+        UrlRule("https://docs.example.com/oss/python/", ("src/oss/python/", "src/oss/"))
+    )
     assert (
         rule.url_for("src/oss/langgraph/streaming.mdx")
         == "https://docs.example.com/oss/python/langgraph/streaming"
@@ -113,4 +116,4 @@ def test_url_rules() -> None:
         == "https://docs.example.com/oss/python/langgraph"
     )
     assert rule.url_for("src/oss/index.mdx") == "https://docs.example.com/oss/python"
-    assert UrlRule(path_prefix="docs/").url_for("install.md") == "docs/install.md"
+    assert plain_site(UrlRule(path_prefix="docs/")).url_for("install.md") == "docs/install.md"

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urljoin
@@ -26,7 +25,7 @@ from tools.text import fence_code
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BUILT_SITE_NOT_PAGES", "HtmlSite", "main_content", "parse_html"]
+__all__ = ["BUILT_SITE_NOT_PAGES", "HtmlSite", "main_content", "parse_html", "read_html"]
 
 # What a built site's folder holds besides its pages (`Site.not_pages` globs): generators' asset,
 # source-copy and highlighted-source folders (Sphinx `_modules` is the viewcode source listing),
@@ -515,14 +514,6 @@ class HtmlSite:
         page = parse_html(rel_path, html, self.url_for(rel_path))
         page.meta["url"] = page.meta.get("canonical") or self.url_for(rel_path)
         return page
-
-
-def iter_ids(page: Page) -> Iterator[str]:
-    """Every fragment id the page's sections serve (anchors and the other ids)."""
-    for section in page.sections:
-        if section.anchor:
-            yield section.anchor
-        yield from section.ids
 
 
 def read_html_page(rel: str, text: str, root: Path, base_url: str = "") -> Page:

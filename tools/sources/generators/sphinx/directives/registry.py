@@ -43,9 +43,6 @@ from tools.sources.generators.sphinx.ids import PyName, py_name
 from tools.sources.generators.sphinx.options import RstOptions
 from tools.sources.generators.sphinx.roles import DOMAINS
 
-_AUTODOC_MODULE_LEVEL = frozenset(
-    {"autofunction", "autoclass", "autoexception", "autodata", "autodecorator", "automodule"}
-)
 _PY_OBJECTS = (
     "function class method attribute data exception decorator decoratormethod "
     "classmethod staticmethod property type"

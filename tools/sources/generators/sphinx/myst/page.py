@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import yaml
@@ -33,7 +32,7 @@ from tools.sources.generators.sphinx.myst.syntax import (
     tokens_of,
 )
 from tools.sources.generators.sphinx.options import RstOptions
-from tools.sources.generators.sphinx.targets import Label, PageTargets, XrefTargets
+from tools.sources.generators.sphinx.targets import Label, PageTargets
 from tools.sources.generators.sphinx.xref_scan import scan_page
 from tools.sources.hidden.strip import strip_hidden
 from tools.sources.markdown.parse import parse_markdown
@@ -233,8 +232,3 @@ def parse_myst(
         if converter.meta.get(key):
             page.meta[key] = converter.meta[key]
     return page
-
-
-def with_xrefs(options: RstOptions, xrefs: XrefTargets | None) -> RstOptions:
-    """The reader options with the site's cross-reference targets (links), when known."""
-    return options if xrefs is None else replace(options, xrefs=xrefs)
