@@ -1,7 +1,7 @@
 """What the benches run on: a corpus described by its folder, not by one project's constants.
 
 A description (`Corpus`) is derived from the folder: `docs/` and `kb/`, the site generator (as the
-project's own site profile detects it, `tools.sources.profiles`; the profile also reads the site's
+project's own site profile detects it, `tools.sources.registry`; the profile also reads the site's
 base URL where its config names one), each page's real URL from `docs/MANIFEST.jsonl`, and the eval
 files. `bench/corpora.toml` adds only what a folder cannot say (the Mintlify site's
 address, a versioned site's path, the code roots); its entries are data, the code has no branch

@@ -1,7 +1,7 @@
 """The structured results the read tools return beside their text (`content_and_artifact`).
 
 The model reads the rendered text; code that needs the passages back (the offline model, the
-researchers, the citation check) reads these instead, so a change of wording in `tools/sources/render.py`
+researchers, the citation check) reads these instead, so a change of wording in `tools/presentation/render.py`
 cannot break it. Plain JSON-ready dicts: artifacts are stored in checkpoints with the messages.
 """
 
@@ -56,3 +56,13 @@ class ArticleArtifact(TypedDict):
     title: str
     url: str
     sections: list[SectionArtifact]
+
+
+class CodeArtifact(TypedDict, total=False):
+    """`read_code_file`: the file as cited, the range shown, its length and the lines themselves."""
+
+    file: str
+    start: int
+    end: int
+    total: int
+    lines: list[str]

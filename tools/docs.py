@@ -111,7 +111,7 @@ def create_docs_tools(corpus: DocsSource, corpus_language: str = "English") -> l
     """`search_docs` and `get_doc_page` over any corpus with `search`/`find` (folder or llms.txt).
 
     `corpus_language` is the language the pages are written in (`DOCS_AGENT_CORPUS_LANGUAGE`).
-    Links in what the tools show are the site's URLs (tools/sources/site_links.py).
+    Links in what the tools show are the site's URLs (tools/presentation/site_links.py).
     """
     pages = source_links(corpus)
 

@@ -146,7 +146,7 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
     """The two-step KB tools over a backend; `corpus_language` is the articles' language.
 
     Links in the articles shown are the site's URLs where articles have them
-    (tools/sources/site_links.py); otherwise only their text is shown.
+    (tools/presentation/site_links.py); otherwise only their text is shown.
     """
     pages = source_links(kb)
 

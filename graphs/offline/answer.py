@@ -77,7 +77,7 @@ def source_failures(turn: Sequence[BaseMessage], language: str) -> list[str]:
     """One line per source that failed or answered in part this turn, naming it.
 
     Why: a help center that is down, refuses the token or answers an HTML page must read as
-    that, never as "nothing found" (tools/sources/failures.py writes what is parsed here).
+    that, never as "nothing found" (tools/presentation/failures.py writes what is parsed here).
     """
     lines: list[str] = []
     for m in turn:

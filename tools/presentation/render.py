@@ -12,7 +12,7 @@ from tools.text import strip_bold, strip_controls
 PAGE_LIMIT = 12_000
 
 # What a shown section's text passes through first: its links as the site's URLs
-# (tools/sources/site_links.py), bound to the page it is from.
+# (tools/presentation/site_links.py), bound to the page it is from.
 LinkRewrite = Callable[[str], str]
 
 

@@ -241,7 +241,7 @@ def page_suffixes(pages: Iterable[tuple[PageId, str]]) -> dict[str, PageId | Non
 
     A suffix two pages share maps to None: a link that ends there names neither for sure. The
     one table link targets (`links`, `_target`) are matched against, by the link prior
-    (`IndexStore._update_priors`) and by the links shown to users (tools/sources/site_links.py).
+    (`IndexStore._update_priors`) and by the links shown to users (tools/presentation/site_links.py).
     """
     by_suffix: dict[str, PageId | None] = {}
     for page, key in pages:

@@ -1,6 +1,6 @@
 """A docs or KB folder kept in a `SearchIndex`: the shared engine of docs and KB folders.
 
-The folder's site profile (tools/sources/site.py, detected by tools/sources/profiles.py) says
+The folder's site profile (tools/sources/site.py, detected by tools/sources/registry.py) says
 which files are pages, which reader takes each (tools/sources/readers.py), and the URL and
 anchors the real site gives them; the index sees only the readers' `Page` records.
 """
@@ -158,7 +158,7 @@ class FolderCorpus:
     """The pages under `root`, indexed lazily and incrementally on first use.
 
     `site` is the folder's site profile; by default a docs folder's is detected from its config
-    files (tools/sources/profiles.py, with `url_rule` put over it) and a KB folder is plain
+    files (tools/sources/registry.py, with `url_rule` put over it) and a KB folder is plain
     Markdown. `hide_release_notes` keeps release notes pages out of rankings for questions that
     are not about a release.
 

@@ -92,8 +92,9 @@ def read_notebook(rel: str, text: str, site: Site, root: Path, language: str) ->
     notebook = notebook_markdown(text)
     inner = site.rules.notebook_reader
     markdown = clean_text(inner, notebook.text)
-    if inner != "markdown":  # the generator's own reader (Sphinx: MyST)
-        page = READERS[inner](rel, markdown, site, root, notebook.language)
+    reader = reader_named(inner) if inner != "markdown" else None
+    if reader is not None:  # the generator's own reader (Sphinx: MyST)
+        page = reader(rel, markdown, site, root, notebook.language)
     else:
         slug = site.rules.notebook_slug or site.slug
         page = parse_markdown(rel, markdown, notebook.language, slug, lambda _spec: None)
@@ -102,18 +103,22 @@ def read_notebook(rel: str, text: str, site: Site, root: Path, language: str) ->
     return page
 
 
-# The readers by name: Markdown and notebooks, which every generator may have, then each
-# generator's own (tools/sources/registry.py).
+# The readers of what every generator may have: Markdown and notebooks. Each generator's own
+# come with its package (`Generator.readers`, asked through the registry: `reader_named`).
 READERS: dict[str, ReaderFn] = {
     "markdown": read_markdown,
     "notebook": read_notebook,
-    **generator_readers(),
 }
+
+
+def reader_named(name: str) -> ReaderFn | None:
+    """The reader of that name: a shared one, else the one a registered generator brings."""
+    return READERS.get(name) or generator_readers().get(name)
 
 
 def has_reader(name: str | None) -> bool:
     """Whether a reader of that name is installed."""
-    return name is not None and name in READERS
+    return name is not None and reader_named(name) is not None
 
 
 def decode(raw: bytes) -> str:
@@ -122,7 +127,7 @@ def decode(raw: bytes) -> str:
 
 
 def clean_text(reader: str, text: str) -> str:
-    """Hidden text dropped before any reader sees it (tools/sources/hidden.py).
+    """Hidden text dropped before any reader sees it (tools/sources/hidden/).
 
     Markdown-based formats get the whole cleaning (hidden HTML, comments, unreadable front matter,
     invisible characters); HTML its HTML mode; reStructuredText, whose comments and raw blocks
@@ -143,7 +148,7 @@ def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Pa
     (includes, snippets, imports) are listed in `page.meta["reads"]`, resolved.
     """
     name = site.reader_for(rel)
-    reader = READERS.get(name or "", read_markdown)
+    reader = reader_named(name or "") or read_markdown
     text = decode(raw)
     if reader is read_markdown:
         text = site.rules.loaded(text)  # what the generator's loader does before MDX reads it

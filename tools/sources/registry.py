@@ -31,8 +31,16 @@ GENERATORS: tuple[Generator, ...] = (
     html.GENERATOR,
     plain.GENERATOR,
 )
-BY_NAME: dict[str, Generator] = {g.name: g for g in GENERATORS}
-GENERATOR_NAMES: tuple[str, ...] = tuple(BY_NAME)
+
+
+def generator_names() -> tuple[str, ...]:
+    """Every generator's name, in registry order (what `DOCS_AGENT_DOCS_GENERATOR` takes)."""
+    return tuple(g.name for g in GENERATORS)
+
+
+def generator_named(name: str) -> Generator | None:
+    """The generator of that name, None when none is registered."""
+    return next((g for g in GENERATORS if g.name == name), None)
 
 
 def generator_readers() -> dict[str, ReaderFn]:
@@ -99,7 +107,7 @@ def detect_site(root: Path, options: SiteOptions | None = None) -> Site:
     if options.generator not in ("", "auto"):
         name = options.generator
         config = next((p for g, p in _config_files(root) if g == name), None)
-    generator = BY_NAME.get(name)
+    generator = generator_named(name)
     try:
         if generator is None:
             log.warning("no site profile for %r installed: %s read with the defaults", name, root)

@@ -3,7 +3,7 @@
 Why our own loop rather than a retry library: the decision is per response (a 429 or 503 is
 retried only when its `Retry-After` is short enough to wait for inside a user's question), the
 wait is the server's, not a backoff curve, and every failure must come back as one sentence a
-user can read ("the help center answered 503"), which the tools pass on (tools/sources/failures.py).
+user can read ("the help center answered 503"), which the tools pass on (tools/presentation/failures.py).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ _DOCS_PLUGIN_NAME_RE = re.compile(
 
 @dataclass(frozen=True)
 class DocusaurusConfig:
-    """What a docusaurus.config.* says, read as text (tools/sources/jsconfig.py), never run.
+    """What a docusaurus.config.* says, read as text (tools/sources/generators/docusaurus/jsconfig.py), never run.
 
     `consts` are the file's `const NAME = '…'` strings (template literals use them), `objects`
     its `const NAME = {…}` objects (what `...NAME` spreads and a bare `NAME` option names).

@@ -49,7 +49,7 @@ def mark_heading_comments(text: str) -> str:
     page shows `Title`. Comments are hidden text, dropped before a reader sees the page, so each
     becomes here the github-slugger characters it adds (no word of it survives the slug rule
     in another form) between marks the reader counts in the id and never shows. A last comment
-    `{/* #id */}` is the heading's explicit id instead (tools/sources/hidden.py).
+    `{/* #id */}` is the heading's explicit id instead (tools/sources/hidden/).
     """
     if "{/*" not in text and "<!--" not in text:
         return text

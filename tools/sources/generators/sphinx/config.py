@@ -52,7 +52,7 @@ class SphinxConfig:
     type_roles: Mapping[str, str] = field(default_factory=dict)
     domain_directives: Mapping[str, str] = field(default_factory=dict)
     substitutions: Mapping[str, str] = field(default_factory=dict)
-    # The literal `myst_*` settings (tools/sources/myst.py reads them).
+    # The literal `myst_*` settings (tools/sources/generators/sphinx/myst/ reads them).
     myst: Mapping[str, Any] = field(default_factory=dict)
 
     @property

@@ -2,7 +2,7 @@
 
 Why: a Sphinx corpus spent about half its parse in docutils bookkeeping that gives the same
 answer every time. Each speed-up below returns what docutils' own code returns, for every input
-(tests/unit/tools/sources/test_docutils_fast.py compares them, and whole parses, with docutils'
+(tests/unit/tools/sources/generators/sphinx/test_docutils_fast.py compares them, and whole parses, with docutils'
 originals; docutils' own test suite passes with them installed):
 
 - width helpers: docutils measures every table line and title character by character

@@ -45,7 +45,7 @@ class RstOptions:
     `:doc:`. Off by default: an object role is an API name, the Sphinx form of the autorefs the
     MkDocs reader shows as text, and as links their code names all become anchor words of
     the one reference page that describes the objects (measured on a Sphinx corpus: it then
-    outranks the guides; see tools/sources/sphinx_xrefs.py).
+    outranks the guides; see tools/sources/generators/sphinx/targets.py).
     """
 
     root: Path | None = None
@@ -106,7 +106,7 @@ class ParseState:
 
 
 def state_of(document: nodes.document) -> ParseState:
-    """The parse state that `tools.sources.rst` put on the document's settings.
+    """The parse state that `tools.sources.generators.sphinx.rst` put on the document's settings.
 
     The handlers are registered in docutils' process-wide registry, so another docutils user
     in the process meets them too: it gets a default state (no docs folder: no file is read).

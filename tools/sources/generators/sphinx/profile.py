@@ -15,7 +15,7 @@ def sphinx_site(root: Path, config_path: Path | None) -> Site:
 
     Built with `dirhtml` (`rtd_builder`), pages are `<docname>/` and an `index` its folder.
 
-    conf.py is read, never run (tools/sources/sphinx_site.py); the toctrees are read from their
+    conf.py is read, never run (tools/sources/generators/sphinx/config.py); the toctrees are read from their
     directives alone, so the navigation is known before any page is parsed in full. Built pages
     no toctree lists are `:orphan:` pages, and files only pulled in by `.. include::` are parts of
     pages: neither is in the navigation, so neither counts (`DOCS_AGENT_DOCS_NAV=off` keeps every

@@ -230,7 +230,7 @@ class SphinxSite:
         """The navigation and the cross-reference targets, from one read of every source file.
 
         Neither needs a full parse: the toctree directives are parsed on their own, the
-        targets are read from their lines (`tools.sources.sphinx_xrefs`).
+        targets are read from their lines (`tools.sources.generators.sphinx.targets`).
         """
         from tools.sources.generators.sphinx.myst.page import myst_toctree_blocks, scan_myst_page
         from tools.sources.notebook import notebook_markdown

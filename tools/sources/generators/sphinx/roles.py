@@ -20,7 +20,7 @@ _CODE_ROLES = frozenset(
 )
 _CALLABLE_ROLES = frozenset({"func", "meth"})
 # Roles whose targets are Python objects (`mod` is a module: `module-NAME`), and every code
-# role that names a described object (tools/sources/sphinx_xrefs.py resolves them).
+# role that names a described object (tools/sources/generators/sphinx/targets.py resolves them).
 PY_ROLES = frozenset("func meth class attr data exc obj const type".split())
 _OBJECT_ROLES = PY_ROLES | {"mod", "option", "envvar", "confval"}
 DOMAINS = frozenset({"py", "std", "c", "cpp", "js", "rst", "math"})

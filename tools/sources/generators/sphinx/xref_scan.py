@@ -31,7 +31,7 @@ from tools.sources.generators.sphinx.ids import (
 from tools.sources.generators.sphinx.options import RstOptions
 from tools.sources.generators.sphinx.targets import Label, PageTargets
 
-# Python domain directives (also under `py:`) and the autodoc ones, as rst_sphinx registers them.
+# Python domain directives (also under `py:`) and the autodoc ones, as directives/registry.py registers them.
 _PY_DIRECTIVES = frozenset(
     "function class method attribute data exception decorator decoratormethod classmethod "
     "staticmethod property type autofunction autoclass automethod autoattribute autoexception "

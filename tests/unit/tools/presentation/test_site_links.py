@@ -1,4 +1,4 @@
-"""Links inside shown page text are the real site's URLs (tools/sources/site_links.py).
+"""Links inside shown page text are the real site's URLs (tools/presentation/site_links.py).
 
 Per format: MkDocs relative `.md` links with anchors, Sphinx relative `.html#id`, Mintlify
 root-relative paths; then what resolves to nothing, external and hostile links, images, and
@@ -318,7 +318,7 @@ def test_docs_tools_show_site_urls_in_pages_snippets_and_artifacts(tmp_path: Pat
 
 
 def test_llms_txt_pages_link_to_each_others_urls(tmp_path: Path) -> None:
-    from tests.unit.tools.test_live_docs import BASE, FakeSite, corpus_for
+    from tests.unit.tools.sources.live.test_live_docs import BASE, FakeSite, corpus_for
 
     site = FakeSite(pages=2)
     site.put(

@@ -1,4 +1,4 @@
-"""MyST Markdown pages of a Sphinx site read as Sphinx builds them (tools/sources/myst.py)."""
+"""MyST Markdown pages of a Sphinx site read as Sphinx builds them (tools/sources/generators/sphinx/myst/)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tools.sources.records import Page
 from tools.sources.registry import detect_site
 from tools.sources.site import Site
 
-FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "myst_site"
+FIXTURE = Path(__file__).resolve().parents[5] / "fixtures" / "myst_site"
 # MyST's own markers, outside code: directive fences, targets, roles, substitutions, comments.
 MYST_LEFTOVER = re.compile(
     r"^\s*(?:`{3,}|~{3,}|:{3,})\{|^\s*\([^()\s]+\)=\s*$|\{[\w:+.-]+\}`|\{\{\s*[\w.-]+\s*\}\}|^\s*%\s"

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO_ROOT
-from tests.unit.tools.test_rst import anchors, leftovers
+from tests.unit.tools.sources.generators.sphinx.test_rst import anchors, leftovers
 from tools.sources.generators.sphinx.project import SphinxSite
 from tools.sources.records import Page
 

@@ -21,7 +21,7 @@ from tools.sources.generators.sphinx.project import SphinxSite
 from tools.sources.generators.sphinx.rst import parse_rst
 from tools.sources.records import Page, Section
 
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "sphinx_site"
+FIXTURE = Path(__file__).resolve().parents[5] / "fixtures" / "sphinx_site"
 SPHINX = RstOptions(
     default_role="literal",
     crossref_types=frozenset({"fixture", "hook"}),

@@ -9,7 +9,7 @@ from tools.sources.generators.sphinx.project import SphinxSite, excluded
 from tools.sources.generators.sphinx.rules import SphinxRules
 from tools.sources.generators.sphinx.toctree import toctree_blocks
 
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "sphinx_site"
+FIXTURE = Path(__file__).resolve().parents[5] / "fixtures" / "sphinx_site"
 
 
 def test_conf_py_is_read_not_executed() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from tools.sources.generators.html.reader import HtmlSite, parse_html
 from tools.sources.registry import detect_site
 
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "html_site"
+FIXTURE = Path(__file__).resolve().parents[5] / "fixtures" / "html_site"
 BASE = "https://docs.example.org/en/stable/"
 
 
