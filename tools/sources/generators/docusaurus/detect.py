@@ -1,4 +1,9 @@
-"""Where a Docusaurus site that builds a docs folder keeps its config (beside it, or elsewhere in the repository)."""
+"""How a Docusaurus site is recognised: its config in the docs folder or above it, in a site folder beside the docs.
+
+Docusaurus reads its docs from the docs plugin's `path`, so the site that builds a docs folder may
+live elsewhere in the repository (`website/` beside `docs/`), and a released version's folder
+(`versioned_docs/version-X`) belongs to the site two folders up.
+"""
 
 from __future__ import annotations
 
