@@ -15,7 +15,7 @@ from tools.sources.generators.mkdocs.reader import parse_mkdocs
 from tools.sources.generators.mkdocs.rules import MkDocsRules
 from tools.sources.generators.mkdocs.syntax import MarkdownSyntax
 from tools.sources.hidden.strip import strip_hidden
-from tools.sources.readers import READERS
+from tools.sources.readers import reader_named
 from tools.sources.registry import detect_site
 
 
@@ -26,10 +26,11 @@ def _sections(text: str, syntax: MarkdownSyntax | None = None) -> list[tuple[str
 
 def _read(root: Path, rel: str) -> list[tuple[str, str, str]]:
     site = detect_site(root)
-    reader = site.reader_for(rel)
+    name = site.reader_for(rel)
+    reader = reader_named(name) if name is not None else None
     assert reader is not None
     text = strip_hidden((root / rel).read_text())
-    page = READERS[reader](rel, text, site, root.resolve(), "python")
+    page = reader(rel, text, site, root.resolve(), "python")
     return [(s.heading, s.anchor, s.text) for s in page.sections]
 
 
