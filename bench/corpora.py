@@ -1,7 +1,7 @@
 """What the benches run on: a corpus described by its folder, not by one project's constants.
 
 A description (`Corpus`) is derived from the folder: `docs/` and `kb/`, the site generator (as the
-project's own site profile detects it, `tools.sources.profiles`; the profile also reads the site's
+project's own site profile detects it, `tools.sources.registry`; the profile also reads the site's
 base URL where its config names one), each page's real URL from `docs/MANIFEST.jsonl`, and the eval
 files. `bench/corpora.toml` adds only what a folder cannot say (the Mintlify site's
 address, a versioned site's path, the code roots); its entries are data, the code has no branch
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tools.sources.profiles import detect_generator as site_generator
+from tools.sources.registry import detect_generator as site_generator
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DESCRIPTIONS = Path(__file__).with_name("corpora.toml")

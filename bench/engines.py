@@ -3,7 +3,7 @@
     python bench/engines.py --corpus ../shared/corpus --questions ../shared/corpus/eval/dev.jsonl
 
 The issue asked to measure FTS5 and tantivy and choose. All three index the same parsed pages
-(tools/sources/mdx.py) with title, headings and body as separate fields, and answer the raw question.
+(tools/sources/markdown/parse.py) with title, headings and body as separate fields, and answer the raw question.
 Printed per engine: build seconds, search p50/p95 (docs and KB searched separately, as the agent
 does, limit 10), and recall@5 / MRR of the docs+KB ranking interleaved by rank for all three,
 so the engines compare on ranking alone (bench/retrieval.py merges ours by calibrated score). FTS5 and tantivy rank whole pages with field weights (title 8, headings 3, body 1);
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import retrieval  # noqa: E402
 
-from tools.sources.mdx import parse_markdown  # noqa: E402
+from tools.sources.markdown.parse import parse_markdown  # noqa: E402
 from tools.text import expand_for_index, query_terms  # noqa: E402
 
 SUFFIXES = (".md", ".mdx", ".markdown")

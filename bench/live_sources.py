@@ -28,18 +28,25 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
 from tests.fixtures.live_site import LiveSite, serve  # noqa: E402
-from tools.sources import docs_http  # noqa: E402
+from tools.sources.live import llms_txt as docs_http  # noqa: E402
 
 
 def baseline_module(rev: str, folder: Path) -> ModuleType:
-    """`tools/sources/docs_http.py` as it was at `rev`, importable beside this revision's."""
-    source = subprocess.run(
-        ["git", "show", f"{rev}:tools/sources/docs_http.py"],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    """The llms.txt source module as it was at `rev`, importable beside this revision's.
+
+    It lives in `tools/sources/live/llms_txt.py`, before the layout change in
+    `tools/sources/docs_http.py`; its imports must still resolve in this revision.
+    """
+    source = ""
+    for name in ("tools/sources/live/llms_txt.py", "tools/sources/docs_http.py"):
+        shown = subprocess.run(
+            ["git", "show", f"{rev}:{name}"], cwd=REPO_ROOT, capture_output=True, text=True
+        )
+        if shown.returncode == 0:
+            source = shown.stdout
+            break
+    if not source:
+        raise SystemExit(f"no llms.txt source module at {rev}")
     path = folder / "docs_http_baseline.py"
     path.write_text(source)
     spec = importlib.util.spec_from_file_location("docs_http_baseline", path)

@@ -39,7 +39,7 @@ BASELINE_SETTINGS = {
 def pages(docs: Path) -> list[str]:
     """The pages Sphinx builds (the reader's own listing, so both sides parse the same files)."""
     sys.path.insert(0, str(ROOT))
-    from tools.sources.sphinx_site import SphinxSite
+    from tools.sources.generators.sphinx.project import SphinxSite
 
     return SphinxSite(docs).source_files()
 
@@ -50,7 +50,7 @@ def child(side: str, docs: Path, rels: list[str]) -> dict[str, Any]:
     texts = [(rel, (docs / rel).read_text(encoding="utf-8")) for rel in rels]
     if side == "ours":
         sys.path.insert(0, str(ROOT))
-        from tools.sources.sphinx_site import SphinxSite
+        from tools.sources.generators.sphinx.project import SphinxSite
 
         site = SphinxSite(docs)
 

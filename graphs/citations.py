@@ -215,7 +215,7 @@ class CitationChecker:
             urls: set[str] = set()
             kb = self.sources.kb
             index = getattr(kb, "index", None)
-            if index is not None and hasattr(kb, "ensure_synced"):
+            if index is not None and kb is not None and hasattr(kb, "ensure_synced"):
                 kb.ensure_synced()
                 for key in index.keys():
                     doc = index.get(key)

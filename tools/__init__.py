@@ -16,16 +16,22 @@ from tools.settings import SourceSettings
 if TYPE_CHECKING:  # only for hints: importing `tools.search` in an index worker stays light
     from langchain_core.tools import BaseTool
 
+    from tools.sources.contract import DocsSource, KnowledgeBase
+
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class Sources:
-    """The live backends behind the tools (None when a source is off)."""
+    """The live backends behind the tools (None when a source is off).
+
+    `docs` and `kb` answer the source contract (tools/sources/contract.py); what else one can do
+    (a local index to warm, an upstream to refresh) is asked with its capability protocol.
+    """
 
     settings: SourceSettings
-    docs: Any = None
-    kb: Any = None
+    docs: DocsSource | None = None
+    kb: KnowledgeBase | None = None
     code_roots: list[Any] = field(default_factory=list)
 
 

@@ -1,7 +1,7 @@
 """The structured results the read tools return beside their text (`content_and_artifact`).
 
 The model reads the rendered text; code that needs the passages back (the offline model, the
-researchers, the citation check) reads these instead, so a change of wording in `tools/sources/render.py`
+researchers, the citation check) reads these instead, so a change of wording in `tools/presentation/render.py`
 cannot break it. Plain JSON-ready dicts: artifacts are stored in checkpoints with the messages.
 """
 

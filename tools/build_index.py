@@ -32,6 +32,7 @@ from tools import Sources, load_sources
 from tools.codebase.symbols import symbol_index
 from tools.search import SyncStats
 from tools.settings import SERVER_MODULES, SourceSettings
+from tools.sources.contract import IndexedSource, LiveSource, ReportsStatus
 
 log = logging.getLogger(__name__)
 
@@ -40,13 +41,13 @@ _started = threading.Event()
 REFRESH_TICK_S = 1.0
 
 
-def indexed_sources(sources: Sources) -> list[tuple[str, Any]]:
+def indexed_sources(sources: Sources) -> list[tuple[str, IndexedSource]]:
     """The sources that keep a local search index, by name (a help-center API keeps none)."""
-    return [
-        (name, backend)
-        for name, backend in (("docs", sources.docs), ("kb", sources.kb))
-        if backend is not None and callable(getattr(backend, "sync", None))
-    ]
+    out: list[tuple[str, IndexedSource]] = []
+    for name, backend in (("docs", sources.docs), ("kb", sources.kb)):
+        if isinstance(backend, IndexedSource):
+            out.append((name, backend))
+    return out
 
 
 def warm_up(sources: Sources | None = None) -> threading.Thread | None:
@@ -80,17 +81,13 @@ def _warm(sources: Sources | None) -> None:
         sources = sources or load_sources()
         indexed = indexed_sources(sources)
         for name, backend in indexed:
-            load = getattr(backend, "load_lexical", None) or getattr(backend, "ensure_synced", None)
-            if callable(load):
-                load()
+            backend.load_lexical()
             log.info("%s index ready", name)
         if sources.code_roots:
             symbol_index(sources.code_roots)  # 0.2 s on this repository and langgraph
             log.info("code symbols ready")
         for _, backend in indexed:
-            load_vectors = getattr(backend, "load_vectors", None)
-            if callable(load_vectors):
-                load_vectors()
+            backend.load_vectors()
     except Exception:  # noqa: BLE001 — the lazy build on first use retries and reports to the user
         log.exception("index warm-up failed; the first search will build the index")
         return
@@ -98,14 +95,13 @@ def _warm(sources: Sources | None) -> None:
     refresh_forever(sources)
 
 
-def live_sources(sources: Sources) -> list[tuple[str, Any]]:
+def live_sources(sources: Sources) -> list[tuple[str, LiveSource]]:
     """The sources that change upstream and refresh on a schedule (llms.txt site, help center)."""
-    return [
-        (name, backend)
-        for name, backend in (("docs", sources.docs), ("kb", sources.kb))
-        if callable(getattr(backend, "refresh_due", None))
-        and callable(getattr(backend, "refresh", None))
-    ]
+    out: list[tuple[str, LiveSource]] = []
+    for name, backend in (("docs", sources.docs), ("kb", sources.kb)):
+        if isinstance(backend, LiveSource):
+            out.append((name, backend))
+    return out
 
 
 def refresh_due_sources(sources: Sources, now: float | None = None) -> list[str]:
@@ -210,8 +206,7 @@ def main(argv: list[str] | None = None) -> int:
 def report_live(sources: Sources) -> None:
     """Say what a live source could not do (kept its cached copy, reached a cap), on stderr."""
     for name, backend in live_sources(sources):
-        status = getattr(backend, "status", None)
-        problem, caps = status() if callable(status) else ("", [])
+        problem, caps = backend.status() if isinstance(backend, ReportsStatus) else ("", [])
         for line in ([f"kept the cached copy: {problem}"] if problem else []) + caps:
             print(f"{name}: warning: {line}", file=sys.stderr)
 

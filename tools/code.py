@@ -8,6 +8,7 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
+from tools.artifacts import CodeArtifact
 from tools.codebase import search as code_search
 from tools.codebase.roots import (
     CodeRoot,
@@ -153,7 +154,7 @@ def create_code_tools(roots: list[CodeRoot], timeout_s: float = 10.0) -> list[Ba
 
     def read_code_file(
         file_path: str, start_line: int = 1, num_lines: int = 100, feedback_to_user: str = ""
-    ) -> tuple[str, dict[str, Any]]:
+    ) -> tuple[str, CodeArtifact]:
         emit_feedback(feedback_to_user)
         try:
             root, full = resolve_path(roots, file_path, want="file")

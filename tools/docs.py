@@ -4,30 +4,30 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
 from tools.artifacts import PageArtifact, SearchHitArtifact
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
+from tools.presentation.corpus_language import description_note, weak_match_note
+from tools.presentation.failures import partial_note, unavailable
+from tools.presentation.render import render_document_parts, render_hits
+from tools.presentation.site_links import hit_snippets, page_links, source_links
 from tools.search.embeddings import configured_embedder
 from tools.settings import SourceSettings
+from tools.sources.contract import DocsSource, ReportsStatus
 from tools.sources.corpus import FolderCorpus, UrlRule, repo_prefix
-from tools.sources.corpus_language import description_note, weak_match_note
-from tools.sources.failures import partial_note, unavailable
-from tools.sources.profiles import SiteOptions, detect_site
-from tools.sources.render import render_document_parts, render_hits
+from tools.sources.registry import SiteOptions, detect_site
 from tools.sources.site import Site
-from tools.sources.site_links import hit_snippets, page_links, source_links
 
 MAX_RESULTS = 20
 
 
-def docs_source(settings: SourceSettings) -> Any:
+def docs_source(settings: SourceSettings) -> DocsSource | None:
     """The configured docs: an llms.txt site when `DOCS_AGENT_LLMS_TXT_URL` is set, else the folder."""
     if settings.llms_txt_url:
-        from tools.sources.docs_http import LlmsTxtCorpus
+        from tools.sources.live.llms_txt import LlmsTxtCorpus
 
         return LlmsTxtCorpus(
             settings.llms_txt_url,
@@ -51,10 +51,9 @@ def docs_source(settings: SourceSettings) -> Any:
     )
 
 
-def live_status(corpus: Any) -> tuple[str, list[str]]:
+def live_status(corpus: DocsSource) -> tuple[str, list[str]]:
     """What a live docs source (an llms.txt site) could not do at its last refresh, and its caps."""
-    status = getattr(corpus, "status", None)
-    return status() if callable(status) else ("", [])
+    return corpus.status() if isinstance(corpus, ReportsStatus) else ("", [])
 
 
 def docs_url_rule(settings: SourceSettings, root: Path) -> UrlRule:
@@ -108,11 +107,11 @@ class GetDocPageArgs(BaseModel):
     feedback_to_user: str = Field(description=FEEDBACK_DESCRIPTION)
 
 
-def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[BaseTool]:
+def create_docs_tools(corpus: DocsSource, corpus_language: str = "English") -> list[BaseTool]:
     """`search_docs` and `get_doc_page` over any corpus with `search`/`find` (folder or llms.txt).
 
     `corpus_language` is the language the pages are written in (`DOCS_AGENT_CORPUS_LANGUAGE`).
-    Links in what the tools show are the site's URLs (tools/sources/site_links.py).
+    Links in what the tools show are the site's URLs (tools/presentation/site_links.py).
     """
     pages = source_links(corpus)
 
@@ -125,7 +124,8 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
         limit = max(1, min(int(limit), MAX_RESULTS))
         hits = hit_snippets(corpus.search(query, limit), pages)
         problem, caps = live_status(corpus)
-        if problem and not hits and not len(corpus.index):
+        cached = isinstance(corpus, FolderCorpus) and len(corpus.index) > 0
+        if problem and not hits and not cached:
             raise unavailable("docs", problem)  # nothing cached: the site's failure, not "none"
         artifact: list[SearchHitArtifact] = [
             {

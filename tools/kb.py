@@ -11,42 +11,27 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
 from tools.artifacts import ArticleArtifact, SearchHitArtifact
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
-from tools.search import Document, Hit
+from tools.presentation.corpus_language import description_note, weak_match_note
+from tools.presentation.failures import partial_note, unavailable
+from tools.presentation.render import render_document_parts
+from tools.presentation.site_links import hit_snippets, page_links, source_links
+from tools.search import Hit
 from tools.search.embeddings import Embedder, configured_embedder
 from tools.settings import SourceSettings
+from tools.sources.contract import KnowledgeBase
 from tools.sources.corpus import SUFFIXES, FolderCorpus, UrlRule, repo_prefix
-from tools.sources.corpus_language import description_note, weak_match_note
-from tools.sources.failures import partial_note, unavailable
-from tools.sources.http_fetch import SourceUnavailable
-from tools.sources.render import render_document_parts
-from tools.sources.site_links import hit_snippets, page_links, source_links
+from tools.sources.live.fetch import SourceUnavailable
 
 MAX_ARTICLES_PER_CALL = 5
 MAX_SEARCH_RESULTS = 100
 ARTICLE_LIMIT = 8_000
-
-
-class KnowledgeBase(Protocol):
-    """What the KB tools need from a backend (local folder or help-center API)."""
-
-    def search(self, query: str, limit: int, collections: list[str] | None = None) -> list[Hit]:
-        """Ranked articles."""
-        ...
-
-    def get(self, key: str) -> Document | None:
-        """One article by id."""
-        ...
-
-    def list_collections(self) -> list[str]:
-        """Known collections."""
-        ...
 
 
 def article_id(rel: str) -> str:
@@ -95,7 +80,7 @@ class FolderKnowledgeBase(FolderCorpus):
 def kb_backend(settings: SourceSettings) -> KnowledgeBase | None:
     """The configured KB: a help-center API when `DOCS_AGENT_KB_URL` is set, else the folder."""
     if settings.kb_url:
-        from tools.sources.kb_http import HelpCenterKnowledgeBase
+        from tools.sources.live.help_center import HelpCenterKnowledgeBase
 
         return HelpCenterKnowledgeBase(settings.kb_url, settings.kb_token, live=settings.live)
     if settings.kb_dir is not None and has_articles(settings.kb_dir):
@@ -161,7 +146,7 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
     """The two-step KB tools over a backend; `corpus_language` is the articles' language.
 
     Links in the articles shown are the site's URLs where articles have them
-    (tools/sources/site_links.py); otherwise only their text is shown.
+    (tools/presentation/site_links.py); otherwise only their text is shown.
     """
     pages = source_links(kb)
 

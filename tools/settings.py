@@ -19,18 +19,23 @@ def _split(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
 
 
-# The values the docs-site settings take (tools/sources/profiles.py, tools/sources/slugs.py).
-GENERATOR_CHOICES = ("auto", "mkdocs", "sphinx", "docusaurus", "mintlify", "html", "markdown")
+def generator_choices() -> tuple[str, ...]:
+    """`auto` and every generator the registry lists (tools/sources/registry.py): one list."""
+    from tools.sources.registry import generator_names  # on use: importing settings stays light
+
+    return ("auto", *generator_names())
+
+
+def slug_choices() -> tuple[str, ...]:
+    """`auto` and every slug rule (tools/sources/slugs.py, with those the generators add)."""
+    import tools.sources.registry  # noqa: F401 - the generators add their own rules on import
+    from tools.sources.slugs import SLUG_RULES
+
+    return ("auto", *SLUG_RULES)
+
+
+# The values the other docs-site settings take (tools/sources/site.py, tools/sources/slugs.py).
 URL_STYLE_CHOICES = ("auto", "plain", "directory", "html", "index-slash")
-SLUG_CHOICES = (
-    "auto",
-    "mintlify",
-    "github",
-    "python-markdown",
-    "python-markdown-unicode",
-    "docutils",
-    "jupyter",
-)
 
 
 def _choice(value: str, choices: tuple[str, ...], name: str) -> str:
@@ -88,7 +93,7 @@ class SourceSettings:
     # The language the docs and KB pages are written in, as the search tools tell the model.
     corpus_language: str = "English"
     live: LiveSourceSettings = field(default_factory=lambda: LiveSourceSettings())
-    # The docs site (tools/sources/profiles.py, docs/sources.md): `auto` values are detected.
+    # The docs site (tools/sources/registry.py, docs/sources.md): `auto` values are detected.
     docs_generator: str = "auto"
     docs_url_style: str = "auto"
     docs_slug: str = "auto"
@@ -131,12 +136,12 @@ class SourceSettings:
             corpus_language=get("DOCS_AGENT_CORPUS_LANGUAGE", "English") or "English",
             live=LiveSourceSettings.from_env(env),
             docs_generator=_choice(
-                get("DOCS_AGENT_DOCS_GENERATOR", "auto"), GENERATOR_CHOICES, "GENERATOR"
+                get("DOCS_AGENT_DOCS_GENERATOR", "auto"), generator_choices(), "GENERATOR"
             ),
             docs_url_style=_choice(
                 get("DOCS_AGENT_DOCS_URL_STYLE", "auto"), URL_STYLE_CHOICES, "URL_STYLE"
             ),
-            docs_slug=_choice(get("DOCS_AGENT_DOCS_SLUG", "auto"), SLUG_CHOICES, "SLUG"),
+            docs_slug=_choice(get("DOCS_AGENT_DOCS_SLUG", "auto"), slug_choices(), "SLUG"),
             docs_nav=_choice(get("DOCS_AGENT_DOCS_NAV", "auto"), ("auto", "off"), "NAV"),
             docs_notebooks=_choice(
                 get("DOCS_AGENT_DOCS_NOTEBOOKS", "auto"), ("auto", "on", "off"), "NOTEBOOKS"

@@ -12,13 +12,13 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from graphs.offline.language import PHRASES, phrase
 from graphs.offline.passages import code_block, select_passages
 from graphs.offline.ranking import ranked_sources
-from tools.sources.failures import (
+from tools.presentation.failures import (
     TOOL_SOURCES,
     partial_reasons,
     source_of_label,
     unavailable_reason,
 )
-from tools.sources.site_links import without_open_link
+from tools.presentation.site_links import without_open_link
 from tools.text import ends_in_fence
 
 PASSAGE_CHARS = 700
@@ -77,7 +77,7 @@ def source_failures(turn: Sequence[BaseMessage], language: str) -> list[str]:
     """One line per source that failed or answered in part this turn, naming it.
 
     Why: a help center that is down, refuses the token or answers an HTML page must read as
-    that, never as "nothing found" (tools/sources/failures.py writes what is parsed here).
+    that, never as "nothing found" (tools/presentation/failures.py writes what is parsed here).
     """
     lines: list[str] = []
     for m in turn:

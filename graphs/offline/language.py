@@ -146,7 +146,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "es": "No encontré nada sobre esto en la documentación, los artículos de soporte ni el código.",
         "fr": "Je n'ai rien trouvé à ce sujet dans la documentation, les articles d'assistance ou le code.",
     },
-    # A source that failed (tools/sources/failures.py): named, never passed off as "nothing".
+    # A source that failed (tools/presentation/failures.py): named, never passed off as "nothing".
     "source_docs": {
         "en": "The documentation",
         "ru": "Документация",

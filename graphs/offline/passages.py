@@ -19,8 +19,8 @@ from langchain_core.messages import BaseMessage, ToolMessage
 
 from graphs.offline.ranking import RankedSource, ranked_sources
 from tools.artifacts import SectionArtifact
-from tools.sources.mdx import slugify
-from tools.sources.site_links import resolve_links, resolve_snippet
+from tools.presentation.site_links import resolve_links, resolve_snippet
+from tools.sources.markdown.inline import slugify
 from tools.text import fence_code, fenced_lines
 
 MAX_TEXT_PASSAGES = 5  # one per source read (graphs.offline.model.READ_SOURCES)

@@ -13,8 +13,8 @@ import pytest
 
 from tests.fixtures.live_site import serve_handler
 from tools.kb import create_kb_tools
-from tools.sources.docs_http import LlmsTxtCorpus
-from tools.sources.kb_http import HelpCenterKnowledgeBase
+from tools.sources.live.help_center import HelpCenterKnowledgeBase
+from tools.sources.live.llms_txt import LlmsTxtCorpus
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
 

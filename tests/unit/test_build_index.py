@@ -97,6 +97,9 @@ def test_warm_up_loads_what_every_question_needs_first(monkeypatch: pytest.Monke
         def sync(self, progress: object = None) -> None:
             raise AssertionError("the warm-up loads; it does not rebuild")
 
+        def ensure_synced(self) -> None:
+            raise AssertionError("the warm-up loads the lexical index, which syncs it")
+
         def load_lexical(self) -> None:
             calls.append(f"{self.name} lexical")
 
@@ -119,6 +122,12 @@ def test_warm_up_failure_is_logged_not_raised(
 
         def ensure_synced(self) -> None:
             self.sync()
+
+        def load_lexical(self) -> None:
+            self.ensure_synced()
+
+        def load_vectors(self) -> None:
+            raise AssertionError("not reached: the lexical load failed first")
 
     sources = types.SimpleNamespace(docs=Broken(), kb=None, code_roots=[])
     build_index._warm(sources)  # type: ignore[arg-type]

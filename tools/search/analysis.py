@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from tools.search.anchors import BODY_UNITS, link_texts, split_links
 from tools.search.phrases import pair_codes, term_hashes
 from tools.search.snippets import snippet_prose
-from tools.sources.mdx import Page
+from tools.sources.records import Page
 from tools.text import index_terms
 
 # Text indexed per section. A few pages carry megabytes of embedded data (base64 images, notebook
@@ -241,7 +241,7 @@ def page_suffixes(pages: Iterable[tuple[PageId, str]]) -> dict[str, PageId | Non
 
     A suffix two pages share maps to None: a link that ends there names neither for sure. The
     one table link targets (`links`, `_target`) are matched against, by the link prior
-    (`IndexStore._update_priors`) and by the links shown to users (tools/sources/site_links.py).
+    (`IndexStore._update_priors`) and by the links shown to users (tools/presentation/site_links.py).
     """
     by_suffix: dict[str, PageId | None] = {}
     for page, key in pages:

@@ -235,7 +235,7 @@ class SearchIndex:
             return version
 
     def address(self, key: str) -> tuple[str, tuple[str, ...]] | None:
-        """A page's URL and every id its sections serve, for links to it (tools/sources/site_links.py)."""
+        """A page's URL and every id its sections serve, for links to it (tools/presentation/site_links.py)."""
         with self._reading():
             return self._store.address(key)
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tools.sources.mdx import Page, Section
+from tools.sources.records import Page, Section
 
 # `read(key)` gives a source file's bytes; `parse(key, raw)` its page, URL and collection.
 Reader = Callable[[str], bytes]

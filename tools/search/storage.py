@@ -34,7 +34,7 @@ from tools.search.records import (
     SyncStats,
 )
 from tools.search.workers import Task, analysed
-from tools.sources.mdx import Section
+from tools.sources.records import Section
 from tools.text import index_terms
 
 # 43: pages read anew (MkDocs inlinehilite, keys, emoji, abbr, INHERIT, snippet auto_append and

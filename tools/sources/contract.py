@@ -1,52 +1,23 @@
-"""The source contract: what the rest of the code sees of any docs folder, whatever its format.
+"""The source contract: what the tools, the citation check and the benches use of a docs or KB source.
 
-Records (defined with the Markdown reader, which was first; every reader produces them):
-
-- `Page`: a file's page: `title`, `description`, `meta` (front matter, nav position, extra ids)
-  and its `sections` in document order; `heading_paths()` gives each section's heading trail;
-- `Section`: a heading and the clean text under it: `heading` (plain words, no markup),
-  `level`, `text` (Markdown, code fenced with its language), `anchor` (the id the site gives
-  the heading, cited as `url#anchor`), `ids` (other ids the site serves for it: explicit
-  targets, labels), `anchors` (all of them) and `code_blocks` (`CodeBlock(language, code)`);
-- `Site`: the generator's profile: `url_for(rel, meta)`, `is_page(rel)`, `reader_for(rel)`,
-  `title_for(rel)`, `nav_position(rel)`.
-
-Behind it, one reader per markup (`READERS`, tools/sources/readers.py) and one profile per
-generator (`PROFILES`, tools/sources/profiles.py), chosen from the folder's content. A source
-(`DocsSource`: a folder, an llms.txt site) lists and syncs its pages into a search index and
-answers `search`, `find` and `get` with `Hit` and `Document` records (tools/search/records.py).
+Whatever the format (a docs folder of any generator, an llms.txt site, a KB folder, a help-center
+API), a source answers `search`, `find` / `get` with the records of tools/search/records.py
+(`Hit`, `Document`, whose sections are tools/sources/records.py's `Section`). What some sources
+can do besides is said by a capability protocol, checked with `isinstance`, never by probing
+attribute names: a local search index to build and warm (`IndexedSource`), an upstream that
+changes and is refreshed on a schedule (`LiveSource`).
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
 
 from tools.search.records import Document, Hit, SyncStats
-from tools.sources.mdx import CodeBlock, Page, Section
-from tools.sources.profiles import PROFILES, SiteOptions, detect_site
-from tools.sources.readers import READERS, read_page
-from tools.sources.site import Site
-
-__all__ = [
-    "PROFILES",
-    "READERS",
-    "CodeBlock",
-    "DocsSource",
-    "Page",
-    "Section",
-    "Site",
-    "SiteOptions",
-    "detect_site",
-    "read_page",
-]
 
 
 class DocsSource(Protocol):
-    """What the tools, the citation check and the benches use of a docs source."""
-
-    def sync(self) -> SyncStats:
-        """Bring the index in line with the source (changed pages only)."""
-        ...
+    """What `search_docs` / `get_doc_page` and the citation check use of a docs source."""
 
     def search(self, query: str, limit: int, collections: list[str] | None = None) -> list[Hit]:
         """Ranked pages for a query, each with its best section's heading and anchor."""
@@ -58,4 +29,63 @@ class DocsSource(Protocol):
 
     def get(self, key: str) -> Document | None:
         """A page by its exact key."""
+        ...
+
+
+class KnowledgeBase(Protocol):
+    """What the KB tools need from a backend (local folder or help-center API)."""
+
+    def search(self, query: str, limit: int, collections: list[str] | None = None) -> list[Hit]:
+        """Ranked articles."""
+        ...
+
+    def get(self, key: str) -> Document | None:
+        """One article by id."""
+        ...
+
+    def list_collections(self) -> list[str]:
+        """Known collections."""
+        ...
+
+
+@runtime_checkable
+class IndexedSource(Protocol):
+    """A source kept in a local search index (a folder, an llms.txt mirror): built, then warmed."""
+
+    def sync(self, progress: Callable[[int, int], None] | None = None) -> SyncStats:
+        """Bring the index in line with the source (changed pages only)."""
+        ...
+
+    def ensure_synced(self) -> None:
+        """Sync once per process."""
+        ...
+
+    def load_lexical(self) -> None:
+        """Sync and read the lexical statistics every search needs."""
+        ...
+
+    def load_vectors(self) -> None:
+        """Read the section vectors (only weak lexical rankings use them)."""
+        ...
+
+
+@runtime_checkable
+class LiveSource(Protocol):
+    """A source whose upstream changes (an llms.txt site, a help center): refreshed on a schedule."""
+
+    def refresh_due(self, now: float | None = None) -> bool:
+        """Whether the next refresh is due."""
+        ...
+
+    def refresh(self) -> object:
+        """Fetch what changed upstream now (a failed fetch keeps the last copy)."""
+        ...
+
+
+@runtime_checkable
+class ReportsStatus(Protocol):
+    """A source that says what it could not do at its last refresh (kept its copy, hit a cap)."""
+
+    def status(self) -> tuple[str, list[str]]:
+        """The last refresh's problem ("" when none) and the caps it reached."""
         ...

@@ -1,6 +1,6 @@
 """A docs or KB folder kept in a `SearchIndex`: the shared engine of docs and KB folders.
 
-The folder's site profile (tools/sources/site.py, detected by tools/sources/profiles.py) says
+The folder's site profile (tools/sources/site.py, detected by tools/sources/registry.py) says
 which files are pages, which reader takes each (tools/sources/readers.py), and the URL and
 anchors the real site gives them; the index sees only the readers' `Page` records.
 """
@@ -22,9 +22,9 @@ from tools.search.fusion import fuse, lexical_weight, unread_words
 from tools.search.phrases import RERANK_DEPTH
 from tools.search.vectors import VectorStore
 from tools.settings import REPO_ROOT
-from tools.sources.mdx import Page
-from tools.sources.profiles import SiteOptions, detect_site
 from tools.sources.readers import has_reader, read_page
+from tools.sources.records import Page
+from tools.sources.registry import SiteOptions, detect_site
 from tools.sources.release_notes import RELEASE_NOTES, about_release, is_release_notes
 from tools.sources.site import DOCUMENT_SUFFIXES, Site
 
@@ -44,27 +44,14 @@ def repo_prefix(root: Path) -> str:
 
 @dataclass(frozen=True)
 class UrlRule:
-    """How a file path becomes a citation URL: strip a prefix, drop the extension and `/index`."""
+    """The configured URL rule: base URL, prefixes stripped from paths, or a repo-relative prefix.
+
+    Applied through the site profile it becomes part of (`plain_site`, `detect_site`).
+    """
 
     base_url: str = ""
     strip_prefixes: tuple[str, ...] = ()
     path_prefix: str = ""
-
-    def url_for(self, rel_path: str) -> str:
-        """URL for a path relative to the corpus root; without a base URL, the repo-relative path."""
-        if not self.base_url:
-            return f"{self.path_prefix}{rel_path}"
-        path = rel_path
-        for prefix in self.strip_prefixes:
-            if path.startswith(prefix):
-                path = path[len(prefix) :]
-                break
-        path = path.rsplit(".", 1)[0] if path.endswith(SUFFIXES) else path
-        if path == "index":
-            path = ""
-        elif path.endswith("/index"):
-            path = path[: -len("/index")]
-        return self.base_url.rstrip("/") + ("/" + path if path else "")
 
 
 def same_path(rel: str) -> str:
@@ -149,7 +136,7 @@ class FolderPages:
             if page.sections and page.sections[0].level == 0:
                 page.sections[0].heading = nav_title
         url = self.site.url_for(rel, page.meta)
-        if self.site.generator == "html" and isinstance(page.meta.get("canonical"), str):
+        if self.site.rules.canonical_url and isinstance(page.meta.get("canonical"), str):
             url = page.meta["canonical"]  # a built page that names its own address
         if self.url_from_meta and isinstance(page.meta.get(self.url_from_meta), str):
             url = page.meta[self.url_from_meta]
@@ -171,7 +158,7 @@ class FolderCorpus:
     """The pages under `root`, indexed lazily and incrementally on first use.
 
     `site` is the folder's site profile; by default a docs folder's is detected from its config
-    files (tools/sources/profiles.py, with `url_rule` put over it) and a KB folder is plain
+    files (tools/sources/registry.py, with `url_rule` put over it) and a KB folder is plain
     Markdown. `hide_release_notes` keeps release notes pages out of rankings for questions that
     are not about a release.
 
@@ -307,14 +294,13 @@ class FolderCorpus:
             files = self.files()
             for problem in self.last_report.problems if self.last_report else []:
                 log.warning("%s source: %s", self.kind, problem)
-            xrefs = self.site.xrefs
             stats = self.index.sync(
                 files,
                 self.pages.read,
                 self.pages.parse,
                 progress,
                 workers,
-                xrefs.uses_changed if xrefs is not None else None,
+                self.site.rules.uses_changed,
             )
             if self.vectors is not None:
                 self._sync_vectors(stats)

@@ -77,7 +77,7 @@ def _fenced(code: str, language: str) -> str:
 def _shown(cell: dict[str, Any]) -> tuple[bool, bool]:
     """Whether the site shows the cell's source and its outputs.
 
-    Hidden text never reaches the index (as hidden HTML does not, tools/sources/hidden.py):
+    Hidden text never reaches the index (as hidden HTML does not, tools/sources/hidden/):
     nbsphinx leaves out cells whose metadata says `"nbsphinx": "hidden"`, and myst-nb, Jupyter
     Book and nbconvert the cells, inputs and outputs tagged `remove-cell` / `-input` / `-output`.
     """

@@ -1,32 +1,29 @@
 """One reader per markup, by name: the single place where a file's raw text enters a reader.
 
-A reader is a module-level function `(rel, text, site, root) -> Page` (module-level so worker
-processes that parse pages can be sent it by name). The site profile picks the reader for each
-file (`Site.reader_for`); adding a format is one module with its reader function, one line in
-`READERS` and its tests.
+A reader is a module-level function `(rel, text, site, root, language) -> Page` (module-level so
+worker processes that parse pages can be sent it by name). The site's generator rules pick the
+reader for each file (`Site.reader_for`). Markdown and notebooks are read here, for every
+generator; a generator's own readers come with its package (`Generator.readers`, listed by
+tools/sources/registry.py).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
 from pathlib import Path
 
-from tools.sources.hidden import strip_hidden, strip_invisible
-from tools.sources.mdx import (
-    Page,
-    docusaurus_source,
-    parse_markdown,
-    plain_page,
-    without_slug_marks,
-)
-from tools.sources.mkdocs import SnippetFiles, parse_mkdocs, rewrite_admonitions
-from tools.sources.site import Site, may_include, note_read, recording_reads
+from tools.sources.generator import ReaderFn
+from tools.sources.generators.mkdocs.extensions import rewrite_admonitions
+from tools.sources.hidden.invisible import strip_invisible
+from tools.sources.hidden.strip import strip_hidden
+from tools.sources.markdown.parse import parse_markdown, without_slug_marks
+from tools.sources.reading import may_include, note_read, recording_reads
+from tools.sources.records import Page, plain_page
+from tools.sources.registry import generator_readers
+from tools.sources.site import Site
 
 log = logging.getLogger(__name__)
-
-ReaderFn = Callable[[str, str, Site, Path, str], Page]
 
 
 def read_markdown(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
@@ -38,18 +35,13 @@ def read_markdown(rel: str, text: str, site: Site, root: Path, language: str) ->
         language,
         site.slug,
         lambda spec: _cleaned(load_import(spec, rel, root, site.project_root), site),
-        separate_parts=site.generator == "docusaurus",
+        separate_parts=site.rules.separate_parts,
     )
-
-
-def _loaded(text: str, site: Site) -> str:
-    """A Markdown file's text as its generator's loader hands it on (Docusaurus: `docusaurus_source`)."""
-    return docusaurus_source(text) if site.generator == "docusaurus" else text
 
 
 def _cleaned(text: str | None, site: Site) -> str | None:
     """An imported file's text cleaned as a page's is: it becomes part of the page."""
-    return None if text is None else strip_hidden(_loaded(text, site))
+    return None if text is None else strip_hidden(site.rules.loaded(text))
 
 
 def load_import(spec: str, rel: str, root: Path, site_dir: str = "") -> str | None:
@@ -87,48 +79,6 @@ def load_import(spec: str, rel: str, root: Path, site_dir: str = "") -> str | No
     return None
 
 
-def read_mkdocs(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
-    """MkDocs / Material Markdown: its extensions rewritten, snippets resolved."""
-    dirs = site.snippet_dirs or (site.project_root or str(root), str(root))
-    files = SnippetFiles(
-        tuple(dirs),
-        site.files_root or site.project_root or str(root),
-        site.includes,
-        site.include_base,
-    )
-    page_dir = (root / rel).parent
-    page = parse_mkdocs(rel, text, language, site.slug, files, page_dir, site.syntax)
-    stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    if page.title == stem:  # no nav title, front matter title or H1: MkDocs' name from the file
-        folder = rel.rsplit("/", 2)[-2] if "/" in rel else ""
-        name = folder if stem.lower() in ("index", "readme") and folder else stem
-        page.title = name.replace("-", " ").replace("_", " ").strip().capitalize() or page.title
-        if page.sections and page.sections[0].level == 0:
-            page.sections[0].heading = page.title
-    return page
-
-
-def read_rst(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
-    """Read reStructuredText through docutils, with the Sphinx project's roles, directives and ids."""
-    from tools.sources.sphinx_site import read_sphinx_page
-
-    source = Path(site.project_root) if site.project_root else root
-    inner = rel[len(site.page_dir) :] if rel.startswith(site.page_dir) else rel
-    return read_sphinx_page(inner, text, source, site.xrefs)
-
-
-def read_myst(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
-    """MyST Markdown of a Sphinx project (myst-parser): directives, roles and ids as Sphinx reads them."""
-    return read_rst(rel, text, site, root, language)  # the Sphinx reader tells MyST from rst
-
-
-def read_html(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
-    """A built HTML page: its main content only; `meta["url"]` is its canonical URL if it has one."""
-    from tools.sources.html_site import read_html_page
-
-    return read_html_page(rel, text, root, site.base_url)
-
-
 def read_notebook(rel: str, text: str, site: Site, root: Path, language: str) -> Page:
     """A Jupyter notebook, as its site shows it: its Markdown, read by the site's Markdown reader.
 
@@ -140,31 +90,35 @@ def read_notebook(rel: str, text: str, site: Site, root: Path, language: str) ->
     from tools.sources.notebook import notebook_markdown
 
     notebook = notebook_markdown(text)
-    inner = "myst" if site.generator == "sphinx" else "markdown"
+    inner = site.rules.notebook_reader
     markdown = clean_text(inner, notebook.text)
-    if site.generator == "sphinx":
-        page = read_rst(rel, markdown, site, root, notebook.language)
+    reader = reader_named(inner) if inner != "markdown" else None
+    if reader is not None:  # the generator's own reader (Sphinx: MyST)
+        page = reader(rel, markdown, site, root, notebook.language)
     else:
-        slug = "jupyter" if site.generator == "mkdocs" else site.slug
+        slug = site.rules.notebook_slug or site.slug
         page = parse_markdown(rel, markdown, notebook.language, slug, lambda _spec: None)
     if notebook.problem:
         page.meta.setdefault("warnings", []).append(notebook.problem)
     return page
 
 
+# The readers of what every generator may have: Markdown and notebooks. Each generator's own
+# come with its package (`Generator.readers`, asked through the registry: `reader_named`).
 READERS: dict[str, ReaderFn] = {
     "markdown": read_markdown,
-    "mkdocs": read_mkdocs,
-    "rst": read_rst,
-    "myst": read_myst,
-    "html": read_html,
     "notebook": read_notebook,
 }
 
 
+def reader_named(name: str) -> ReaderFn | None:
+    """The reader of that name: a shared one, else the one a registered generator brings."""
+    return READERS.get(name) or generator_readers().get(name)
+
+
 def has_reader(name: str | None) -> bool:
     """Whether a reader of that name is installed."""
-    return name is not None and name in READERS
+    return name is not None and reader_named(name) is not None
 
 
 def decode(raw: bytes) -> str:
@@ -173,7 +127,7 @@ def decode(raw: bytes) -> str:
 
 
 def clean_text(reader: str, text: str) -> str:
-    """Hidden text dropped before any reader sees it (tools/sources/hidden.py).
+    """Hidden text dropped before any reader sees it (tools/sources/hidden/).
 
     Markdown-based formats get the whole cleaning (hidden HTML, comments, unreadable front matter,
     invisible characters); HTML its HTML mode; reStructuredText, whose comments and raw blocks
@@ -194,10 +148,10 @@ def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Pa
     (includes, snippets, imports) are listed in `page.meta["reads"]`, resolved.
     """
     name = site.reader_for(rel)
-    reader = READERS.get(name or "", read_markdown)
+    reader = reader_named(name or "") or read_markdown
     text = decode(raw)
     if reader is read_markdown:
-        text = _loaded(text, site)  # what the generator's loader does before MDX reads the page
+        text = site.rules.loaded(text)  # what the generator's loader does before MDX reads it
     text = clean_text(name or "markdown", text)
     rel = rel.replace(os.sep, "/")
     with recording_reads() as reads:

@@ -4,25 +4,17 @@ A site profile is plain data (worker processes that parse pages get a copy): the
 name, where its URLs start and how they end (`X/`, `X.html` or `X`), which slug rule its heading
 anchors follow, the navigation when the site has one, and the globs of files that are parts of
 pages rather than pages (snippets, partials, templates). Profiles are built per generator from
-the folder's own configuration (tools/sources/profiles.py) and every field can be overridden in
+the folder's own configuration (tools/sources/generators/) and every field can be overridden in
 settings (tools/settings.py, docs/sources.md).
 """
 
 from __future__ import annotations
 
 import fnmatch
-import posixpath
-import re
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from tools.sources.sphinx_xrefs import XrefTargets
+from typing import Any, ClassVar
 
 # File suffixes each kind of markup uses; which reader takes them depends on the generator.
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
@@ -34,19 +26,6 @@ NOTEBOOK_SUFFIXES = (".ipynb",)
 # `.html` is left out outside a built-HTML site: every generator keeps templates and theme
 # overrides in `.html` files, and those are no pages.
 DOCUMENT_SUFFIXES = (*MARKDOWN_SUFFIXES, *RST_SUFFIXES, ".adoc", ".asciidoc", ".ipynb", ".org")
-# Docusaurus strips a number prefix from file and folder names (`01-intro.md`, `01 - intro.md`
-# → `intro`), but not what reads as a version or a date (`4-0.md`, `2021-11-notes.md`):
-# plugin-content-docs' `DefaultNumberPrefixParser`, both patterns as it writes them.
-_IGNORED_PREFIX_RE = re.compile(r"^\d+[-_.]\d+")
-_NUMBER_PREFIX_RE = re.compile(r"^(?P<prefix>\d+)\s*[-_.]+\s*(?P<suffix>[^-_.\s].*)$")
-
-
-def strip_number_prefix(name: str) -> str:
-    """A file or folder name without its Docusaurus number prefix."""
-    if _IGNORED_PREFIX_RE.match(name):
-        return name
-    m = _NUMBER_PREFIX_RE.match(name)
-    return m.group("suffix") if m else name
 
 
 def _glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
@@ -79,21 +58,58 @@ PART_FOLDERS = ("snippets", "_snippets", "partials", "_partials", "includes", "_
 
 
 @dataclass(frozen=True)
-class MarkdownSyntax:
-    """The Python-Markdown / pymdownx extensions of an MkDocs site that change how its text reads.
+class GeneratorRules:
+    """What one generator decides beyond the fields every site has: readers, routes, loaders.
 
-    Each is off unless mkdocs.yml lists it, as in Python-Markdown: without the extension its
-    syntax is text on the built page (`++ctrl+c++`, `` `#!python x` ``, `*[HTML]: …`).
+    These defaults are plain Markdown's (every Markdown file a page, `X/index.md` served at `X`).
+    Each generator package subclasses it with its own settings (MkDocs' snippet folders, the
+    Docusaurus docs route, Sphinx's cross-reference targets), so nothing outside a generator's
+    package asks which generator a site is. Plain data: worker processes get a copy.
     """
 
-    inlinehilite: bool = False  # `#!lang code` / `:::lang code` in inline code
-    keys: bool = False  # `++ctrl+alt+del++`
-    key_separator: str = "+"
-    key_camel_case: bool = False
-    key_map: tuple[tuple[str, str], ...] = ()  # the site's own keys (`key_map`), name → label
-    emoji: bool = False  # `:smile:` shortcodes (Material's icons are dropped in any case)
-    abbr: bool = False  # `*[HTML]: Hyper Text Markup Language` definitions
-    auto_append: tuple[str, ...] = ()  # snippets appended to every page (pymdownx.snippets)
+    name: str = "markdown"
+
+    # A folder's `README.md` is its index page, as `index.md` is (MkDocs, Docusaurus).
+    readme_index: ClassVar[bool] = False
+    # Each file a page imports is compiled as a document of its own: its headings' ids are
+    # unique among themselves only (Docusaurus' MDX imports).
+    separate_parts: ClassVar[bool] = False
+    # A page that names its own address (`<link rel="canonical">`) is cited at it (built HTML).
+    canonical_url: ClassVar[bool] = False
+    # How the Markdown of a notebook is read (`markdown`, or `myst` under Sphinx) and the slug
+    # rule of its headings (None: the site's).
+    notebook_reader: ClassVar[str] = "markdown"
+    notebook_slug: ClassVar[str | None] = None
+
+    def reader_for(self, site: Site, rel: str) -> str | None:
+        """The name of the reader for this file (tools/sources/readers.py), or None: not read."""
+        lower = rel.lower()
+        if lower.endswith(MARKDOWN_SUFFIXES):
+            return "markdown"
+        if lower.endswith(RST_SUFFIXES):
+            return "rst"
+        if lower.endswith(NOTEBOOK_SUFFIXES) and site.notebooks:
+            return "notebook"
+        return None
+
+    def route(self, path: str, meta: Mapping[str, Any]) -> str:
+        """A page's path under the base URL, a folder's index page ending with `/` (`guide/`)."""
+        stem = _strip_suffix(path)
+        page = _page_path(stem, self.readme_index)
+        return page + "/" if page != stem and page else page
+
+    def loaded(self, text: str) -> str:
+        """A Markdown file's text as the generator's loader hands it to its Markdown reader."""
+        return text
+
+    def with_url_style(self, url_style: str) -> GeneratorRules:
+        """The rules when settings choose the URL style (links the generator writes follow it)."""
+        return self
+
+    @property
+    def uses_changed(self) -> Callable[[Mapping[str, str]], bool] | None:
+        """Whether what a page used of the rest of the site changed (None: pages use nothing)."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -105,7 +121,7 @@ class Site:
     (None: the site has no navigation, or it is switched off, and every page counts).
     """
 
-    generator: str = "markdown"
+    rules: GeneratorRules = field(default_factory=GeneratorRules)
     base_url: str = ""
     path_prefix: str = ""
     strip_prefixes: tuple[str, ...] = ()
@@ -119,46 +135,25 @@ class Site:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     not_pages: tuple[str, ...] = ()
-    snippet_dirs: tuple[str, ...] = ()
+    # The project's folder (where its config is): includes and imports start there.
     project_root: str = ""
-    # The folder included files may come from (the repository holding the project); "" is
-    # `project_root`.
-    files_root: str = ""
-    # Include extensions the site turns on (MkDocs: `mdx_include`, `include_variants`) and the
-    # folder their relative names start from.
-    includes: tuple[str, ...] = ()
-    include_base: str = ""
-    # MkDocs: the Markdown extensions that change how a page's text reads.
-    syntax: MarkdownSyntax = field(default_factory=MarkdownSyntax)
-    route_base: str = ""
     config: str = ""
     # The files the generator builds, when it says so itself (Sphinx: `exclude_patterns` and
     # its own rules applied); None: decided by the globs above.
     built: tuple[str, ...] | None = None
-    # Sphinx: where each label, document and described object is (cross-references become
-    # links). Site-wide like `nav`, and like it no part of the index's identity (not in repr).
-    xrefs: XrefTargets | None = field(default=None, repr=False, compare=False)
-    # Sphinx with myst-parser / myst-nb: Markdown pages are MyST (tools/sources/myst.py).
-    myst: bool = False
     # Notebooks are pages (Sphinx: nbsphinx, myst-nb; MkDocs: mkdocs-jupyter, mknotebooks).
     notebooks: bool = False
 
     # -- which reader, which files -------------------------------------------------------------
 
+    @property
+    def generator(self) -> str:
+        """The generator's name (`mkdocs`, `sphinx`, …; `markdown`: none recognised)."""
+        return self.rules.name
+
     def reader_for(self, rel: str) -> str | None:
         """The name of the reader for this file on this site (tools/sources/readers.py), or None."""
-        lower = rel.lower()
-        if lower.endswith(MARKDOWN_SUFFIXES):
-            if self.myst and lower.endswith((".md", ".markdown")):
-                return "myst"
-            return "mkdocs" if self.generator == "mkdocs" else "markdown"
-        if lower.endswith(RST_SUFFIXES):
-            return "rst"
-        if lower.endswith(HTML_SUFFIXES) and self.generator == "html":
-            return "html"
-        if lower.endswith(NOTEBOOK_SUFFIXES) and self.notebooks:
-            return "notebook"
-        return None
+        return self.rules.reader_for(self, rel)
 
     def is_page(self, rel: str) -> bool:
         """Whether the file is a page of the site (not a partial, snippet, excluded or off-nav file)."""
@@ -213,113 +208,18 @@ class Site:
             if path.startswith(prefix):
                 path = path[len(prefix) :]
                 break
-        readme = self.generator in ("mkdocs", "docusaurus")  # they serve README.md as an index
         base = self.base_url.rstrip("/")
         if self.url_style == "html":
             stem = _strip_suffix(path)
-            if readme and (stem == "README" or stem.endswith("/README")):
+            if self.rules.readme_index and (stem == "README" or stem.endswith("/README")):
                 stem = stem[: -len("README")] + "index"
             return f"{base}/{stem}.html"
-        if self.generator == "docusaurus":
-            path = self._docusaurus_path(path, meta or {})  # a folder's index ends with `/`
-        else:
-            stem = _strip_suffix(path)
-            path = _page_path(stem, readme)
-            path = path + "/" if path != stem and path else path
+        path = self.rules.route(path, meta or {})  # a folder's index ends with `/`
         index = path.endswith("/") or not path
         path = path.strip("/")
         if self.url_style == "directory" or (self.url_style == "index-slash" and index):
             return base + "/" + (path + "/" if path else "")
         return base + ("/" + path if path else "")
-
-    def _docusaurus_path(self, path: str, meta: Mapping[str, Any]) -> str:
-        """A Docusaurus doc's route: front-matter `slug`, else folders and `id` (number prefixes gone)."""
-        written, _, name = path.rpartition("/")
-        folder = "/".join(strip_number_prefix(part) for part in written.split("/") if part)
-        stem = strip_number_prefix(name.rsplit(".", 1)[0])
-        # A category's index doc (`index`, `README`, or named as its folder, as written) is
-        # served at the folder, whatever its `id` (plugin-content-docs `isCategoryIndex`).
-        written_name = name.rsplit(".", 1)[0].lower()
-        category_index = written_name in ("index", "readme") or (
-            bool(written) and written_name == written.rsplit("/", 1)[-1].lower()
-        )
-        route = self.route_base.strip("/")
-        slug = meta.get("slug")
-        if isinstance(slug, str) and slug.strip():
-            slug = slug.strip()
-            joined = slug if slug.startswith("/") else posixpath.join("/" + folder, slug)
-            doc = posixpath.normpath(joined).strip("/") + ("/" if slug.endswith("/") else "")
-        else:
-            doc_id = meta.get("id")
-            stem = (
-                str(doc_id).strip()
-                if isinstance(doc_id, str | int) and str(doc_id).strip()
-                else stem
-            )
-            if category_index:
-                doc = folder + "/"
-            else:
-                doc = f"{folder}/{stem}" if folder else stem
-        return "/".join(p for p in (route, doc.strip("/")) if p) + (
-            "/" if doc.endswith("/") else ""
-        )
-
-
-def repository_root(folder: Path) -> Path:
-    """The checkout holding a project (the nearest folder above it with `.git`), else the project.
-
-    Include directives and extensions name files beside the docs (`../README.rst`,
-    `../../src/example.py`): they may be read from anywhere in the repository, never from
-    outside it. Without a checkout, only the project's own folder.
-    """
-    for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return folder
-
-
-def may_include(path: Path, root: Path, configured: tuple[Path, ...] = ()) -> bool:
-    """Whether an include, snippet or import may read `path` (already resolved) under `root`.
-
-    Inside `root`, and neither a dot file nor in a dot folder below it: a checkout holds files
-    its site never publishes (`.env` with keys, `.git/config`, `.venv/`), and a page that names
-    one must not put it into the index. A folder the site's configuration names for its
-    snippets (`configured`, resolved) may itself be a dot folder (`docs/.snippets`): only what
-    lies below it is checked then.
-    """
-    if not path.is_relative_to(root):
-        return False
-    bases = [d for d in configured if path.is_relative_to(d) and d.is_relative_to(root)]
-    base = max(bases, key=lambda d: len(d.parts), default=root)
-    return not any(part.startswith(".") for part in path.relative_to(base).parts)
-
-
-# The files read for the page being read now, besides its own (`recording_reads`).
-_READS: ContextVar[list[str] | None] = ContextVar("page_reads", default=None)
-
-
-@contextmanager
-def recording_reads() -> Iterator[list[str]]:
-    """Collect the other files a page's reader reads (includes, snippets, imports) while it runs.
-
-    Why: a page shows those files' text, so the index must read the page again when one of
-    them changes, not only when the page's own file does (`IndexStore.sync` compares them).
-    Each reader reports a file it read with `note_read`; the reader functions keep their
-    signatures, and worker processes record their own pages the same way.
-    """
-    reads: list[str] = []
-    token = _READS.set(reads)
-    try:
-        yield reads
-    finally:
-        _READS.reset(token)
-
-
-def note_read(path: Path) -> None:
-    """Record that the page being read shows this file's text (a no-op outside `recording_reads`)."""
-    reads = _READS.get()
-    if reads is not None:
-        reads.append(str(path))
 
 
 def _strip_suffix(path: str) -> str:

@@ -67,11 +67,13 @@ def jupyter(heading: str) -> str:
     return heading.strip().replace(" ", "-")
 
 
+# The rules by name (what `Site.slug` and `DOCS_AGENT_DOCS_SLUG` say). A generator whose anchors
+# follow a rule of its own adds it with `register` from its package.
 SLUG_RULES: dict[str, SlugRule] = {
     "mintlify": mintlify,
+    "github": github,
     "python-markdown": python_markdown,
     "python-markdown-unicode": python_markdown_unicode,
-    "github": github,
     "docutils": docutils_id,
     "jupyter": jupyter,
 }
@@ -81,6 +83,19 @@ _REPEAT_FORMATS = {
     "python-markdown-unicode": "{}_{}",
     "github": "{}-{}",
 }
+
+
+def register(name: str, rule: SlugRule, repeat: str | None = None) -> None:
+    """Add a generator's own slug rule and how it marks a repeated id (`"{}-{}"`; None: it does not).
+
+    Called when the generator's package is imported (every process that reads its pages does);
+    a name taken by another rule is a programming error, said at once.
+    """
+    if SLUG_RULES.get(name, rule) is not rule:
+        raise ValueError(f"slug rule {name!r} is already another rule")
+    SLUG_RULES[name] = rule
+    if repeat is not None:
+        _REPEAT_FORMATS[name] = repeat
 
 
 def slug_rule(name: str) -> SlugRule:

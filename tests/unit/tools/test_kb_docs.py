@@ -11,9 +11,9 @@ import pytest
 from tools.docs import create_docs_tools
 from tools.kb import FolderKnowledgeBase, create_kb_tools
 from tools.sources.corpus import FolderCorpus, UrlRule
-from tools.sources.docs_http import LlmsTxtCorpus, cache_path_for, parse_llms_txt
-from tools.sources.http_fetch import SourceUnavailable
-from tools.sources.kb_http import HelpCenterKnowledgeBase, html_to_markdown
+from tools.sources.live.fetch import SourceUnavailable
+from tools.sources.live.help_center import HelpCenterKnowledgeBase, html_to_markdown
+from tools.sources.live.llms_txt import LlmsTxtCorpus, cache_path_for, parse_llms_txt
 
 
 @pytest.fixture

@@ -13,8 +13,9 @@ from pathlib import Path
 from tests.unit.tools.sources.folder_corpus import doc, synced
 from tests.unit.tools.sources.markup import leftovers
 from tools.search import Document
-from tools.sources.mdx import parse_markdown
-from tools.sources.profiles import detect_site
+from tools.sources.generators.mkdocs.rules import MkDocsRules
+from tools.sources.markdown.parse import parse_markdown
+from tools.sources.registry import detect_site
 
 FOREIGN = Path(__file__).resolve().parents[3] / "fixtures" / "foreign"
 
@@ -60,7 +61,8 @@ def test_mkdocs_includes_read_from_the_checkout_but_never_outside_it(tmp_path: P
         page_file.read_text() + "\n## Outside { #outside }\n\n{* ../../../secret.py *}\n"
     )
     corpus = synced(project / "docs", tmp_path / "index")
-    assert corpus.site.files_root == str(repo.resolve())
+    assert isinstance(corpus.site.rules, MkDocsRules)
+    assert corpus.site.rules.files_root == str(repo.resolve())
     page = doc(corpus, "tutorial/sql-databases.md")
     assert "class Hero(SQLModel, table=True):" in section_text(page, "create-models")
     assert "never indexed" not in section_text(page, "outside")
@@ -99,8 +101,9 @@ def test_mkdocstrings_heading_is_the_objects_heading_with_its_id(index_dir: Path
 def test_markdown_mapping_style_extensions_are_read() -> None:
     site = detect_site(FOREIGN / "mkdocs-includes" / "docs")
     assert site.generator == "mkdocs"
-    assert site.includes == ("mdx_include", "include_variants")
-    assert site.include_base == str((FOREIGN / "mkdocs-includes").resolve())
+    assert isinstance(site.rules, MkDocsRules)
+    assert site.rules.includes == ("mdx_include", "include_variants")
+    assert site.rules.include_base == str((FOREIGN / "mkdocs-includes").resolve())
 
 
 def test_docusaurus_site_folder_beside_the_docs_gives_urls_nav_and_partials(

@@ -11,7 +11,7 @@ import pytest
 from tests.unit.tools.sources.folder_corpus import doc, synced
 from tools.settings import SourceSettings
 from tools.sources.notebook import OUTPUT_CHARS, notebook_markdown
-from tools.sources.profiles import SiteOptions, detect_site
+from tools.sources.registry import SiteOptions, detect_site
 
 
 def notebook(cells: list[dict[str, Any]], language: str = "python", **extra: Any) -> str:

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from tools.sources.mdx import parse_markdown
-from tools.sources.mkdocs import SnippetFiles, parse_mkdocs, resolve_snippets
+from tools.sources.generators.mkdocs.reader import parse_mkdocs
+from tools.sources.generators.mkdocs.snippets import SnippetFiles, resolve_snippets
+from tools.sources.markdown.parse import parse_markdown
 from tools.sources.release_notes import about_release, is_release_notes
 from tools.sources.slugs import Anchors, docutils_id, github, jupyter, python_markdown
 
@@ -146,10 +147,11 @@ def test_questions_about_a_release_are_told_apart(question: str, about: bool) ->
 
 
 def test_an_mkdocs_page_with_no_title_is_named_after_its_file_as_mkdocs_does() -> None:
+    from tools.sources.generators.mkdocs.rules import MkDocsRules
     from tools.sources.readers import read_page
     from tools.sources.site import Site
 
-    site = Site(generator="mkdocs", slug="python-markdown")
+    site = Site(rules=MkDocsRules(), slug="python-markdown")
     root = Path("/nonexistent")
     assert read_page("guides/getting_started.md", b"Text.", site, root, "python").title == (
         "Getting started"

@@ -9,7 +9,7 @@ import pytest
 from tests.unit.tools.sources.folder_corpus import doc, synced
 from tests.unit.tools.sources.markup import leftovers
 from tools.sources.corpus import FolderCorpus, UrlRule
-from tools.sources.profiles import SiteOptions, detect_site
+from tools.sources.registry import SiteOptions, detect_site
 from tools.sources.release_notes import RELEASE_NOTES
 
 SITES = Path(__file__).resolve().parents[3] / "fixtures" / "sites"
@@ -219,7 +219,7 @@ def test_a_page_taken_out_of_the_toctree_is_one_page_removed_not_a_rebuild(
 
 
 def test_get_doc_page_opens_a_section_by_any_id_it_serves(index_dir: Path) -> None:
-    from tools.sources.render import render_document
+    from tools.presentation.render import render_document
 
     corpus = synced(SITES / "mkdocs" / "docs", index_dir)
     text = render_document(doc(corpus, "concepts/models.md"), "model-methods")

@@ -1,0 +1,1 @@
+"""MyST Markdown pages of a Sphinx site (myst-parser / myst-nb)."""

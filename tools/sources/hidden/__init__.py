@@ -1,0 +1,1 @@
+"""Hidden-text cleaning: what no reader of the rendered page sees is dropped before a reader parses it (strip.py)."""
