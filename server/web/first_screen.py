@@ -79,8 +79,9 @@ def corpus_examples() -> list[str]:
     try:
         from tools import load_sources
 
-        docs = load_sources().docs
-        if docs is None:
+        # Any docs source: a local folder has a site (navigation, titles), an llms.txt site not.
+        docs: Any = load_sources().docs
+        if docs is None or getattr(docs, "site", None) is None:
             _corpus_examples = []
             return _corpus_examples
         found = titles_in_reading_order(docs)

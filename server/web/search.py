@@ -38,9 +38,9 @@ from graphs.source_cards import heading_trail, web_url
 from server import guest
 from server.web import feedback
 from tools import load_sources
+from tools.presentation.site_links import hit_snippets, source_links
 from tools.search.records import Hit
 from tools.sources.release_notes import RELEASE_NOTES, about_release
-from tools.sources.site_links import hit_snippets, source_links
 from tools.text import index_terms
 
 log = logging.getLogger(__name__)

@@ -38,7 +38,7 @@ from server.web import feedback
 from server.web.origins import frame_ancestors
 from tools import load_sources
 from tools.codebase.roots import is_binary
-from tools.sources.site_links import page_links, source_links
+from tools.presentation.site_links import page_links, source_links
 
 log = logging.getLogger(__name__)
 

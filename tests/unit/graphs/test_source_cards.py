@@ -184,7 +184,7 @@ def test_settings_refuse_addresses_a_browser_cannot_open() -> None:
 
 
 def test_heading_trail_walks_up_the_levels() -> None:
-    from tools.sources.mdx import Section
+    from tools.sources.records import Section
 
     secs = [
         Section("Title", 0, "", ""),
