@@ -478,6 +478,8 @@ def test_answers_render_tables_code_and_links_not_raw_markup(
 ) -> None:
     page = browser.new_page(web_server + "/chat")
     page.wait("window.docsAgentChat && window.docsAgentChat.ready", timeout=30)
+    page.js("window.docsAgentChat.loadRenderer(); true")  # loaded on the first keystroke otherwise
+    page.wait("window.docsAgentChat.rendererReady", timeout=30)
     answer = (
         "| Script | Shows |\n|---|---|\n| `stream_run.py` | tokens |\n\n"
         "```python\nprint(1)\n```\nSee https://docs.example.com/x and <b>raw</b>."
@@ -694,6 +696,8 @@ GOLDEN_NORMALIZE = """
 def test_golden_answers_render_as_markdown_it_says(model_server: str, browser: Browser) -> None:
     page = browser.new_page(model_server + "/chat?lang=en")
     page.wait("window.docsAgentChat && window.docsAgentChat.ready", timeout=30)
+    page.js("window.docsAgentChat.loadRenderer(); true")  # loaded on the first keystroke otherwise
+    page.wait("window.docsAgentChat.rendererReady", timeout=30)
     right = []
     for case in GOLDEN:
         el = f"window.docsAgentChat.showAnswer({{id: 'g-{case['name']}', content: {json.dumps(case['markdown'])}}})"

@@ -101,25 +101,66 @@
 
   // --- rendering: markdown-it (no raw HTML) → DOMPurify → links, citations, code blocks --------
   const SAFE_URL = /^(?:https?:|mailto:|\/(?!\/)|#|\.{0,2}\/|[^a-z:]*$)/i;
-  const md = window.markdownit({ html: false, linkify: true, typographer: false, breaks: false });
-  // Images become links to them: the page's CSP loads no image from elsewhere, and a model's
-  // image link is more useful than an empty box.
-  md.renderer.rules.image = (tokens, idx, options, env, self) => {
-    const t = tokens[idx];
-    const alt = self.renderInlineAsText(t.children || [], options, env) || t.attrGet("src");
-    return '<a href="' + md.utils.escapeHtml(t.attrGet("src") || "") + '">' + md.utils.escapeHtml(alt) + "</a>";
-  };
+  // markdown-it and DOMPurify (53 KB gzip) load when the reader starts typing, opens a thread or
+  // an answer arrives, not with the page: the widget opened and ready stays light. Until they are
+  // here an answer shows as escaped plain text, and is rendered again the moment they are.
   const purifyOptions = { ALLOWED_URI_REGEXP: SAFE_URL, FORBID_TAGS: ["style", "form", "input", "button", "img"], FORBID_ATTR: ["style"] };
-  // Table column alignment comes as style="text-align:…", which the CSP (no inline styles) would
-  // drop: it becomes a class instead.
-  window.DOMPurify.addHook("uponSanitizeAttribute", (node, data) => {
-    if (data.attrName !== "style") return;
-    const align = /^text-align:\s*(left|right|center);?$/.exec((data.attrValue || "").trim());
-    if (align) node.classList.add("align-" + align[1]);
-    data.keepAttr = false;
-  });
+  let md = null;
+  let rendererLoading = null;
+  const pendingRenders = [];
+  function loadScript(href) {
+    return new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = href;
+      script.onload = resolve;
+      script.onerror = () => reject(new Error("could not load " + href));
+      document.head.appendChild(script);
+    });
+  }
+  function setupRenderer() {
+    md = window.markdownit({ html: false, linkify: true, typographer: false, breaks: false });
+    // Images become links to them: the page's CSP loads no image from elsewhere, and a model's
+    // image link is more useful than an empty box.
+    md.renderer.rules.image = (tokens, idx, options, env, self) => {
+      const t = tokens[idx];
+      const alt = self.renderInlineAsText(t.children || [], options, env) || t.attrGet("src");
+      return '<a href="' + md.utils.escapeHtml(t.attrGet("src") || "") + '">' + md.utils.escapeHtml(alt) + "</a>";
+    };
+    // Table column alignment comes as style="text-align:…", which the CSP (no inline styles) would
+    // drop: it becomes a class instead.
+    window.DOMPurify.addHook("uponSanitizeAttribute", (node, data) => {
+      if (data.attrName !== "style") return;
+      const align = /^text-align:\s*(left|right|center);?$/.exec((data.attrValue || "").trim());
+      if (align) node.classList.add("align-" + align[1]);
+      data.keepAttr = false;
+    });
+  }
+  function loadRenderer() {
+    if (!rendererLoading) {
+      const hrefs = [...document.querySelectorAll('link[rel="docs-agent-renderer"]')].map((l) => l.getAttribute("href"));
+      rendererLoading = Promise.all(hrefs.map(loadScript)).then(() => {
+        setupRenderer();
+        state.rendererReady = true;
+        pendingRenders.splice(0).forEach((render) => render());
+      });
+      rendererLoading.catch(() => { rendererLoading = null; }); // asked again at the next need
+    }
+    return rendererLoading;
+  }
+  state.loadRenderer = loadRenderer;
+  const esc = (t) => t.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  function plainText(text) {
+    return String(text || "").split(/\n{2,}/).map((p) => "<p>" + esc(p).replace(/\n/g, "<br>") + "</p>").join("");
+  }
   function markdown(text) {
+    if (!md) { loadRenderer(); return plainText(text); }
     return window.DOMPurify.sanitize(md.render(String(text || "")), purifyOptions);
+  }
+  // Render `text` into `body`, then `after()` (links, cards, code blocks) once it is Markdown.
+  function renderInto(body, text, after) {
+    body.innerHTML = markdown(text);
+    if (md) { after(); return; }
+    pendingRenders.push(() => { body.innerHTML = markdown(text); after(); });
   }
   state.markdown = markdown; // the renderer, for the browser tests
   const CODE_REF = /^([\w.@~+-]+\/)*[\w.@~+-]+\.\w+:\d+(?:-\d+)?$/; // path:start-end
@@ -438,9 +479,7 @@
     el.dataset.runId = runId || "";
     const kw = msg.additional_kwargs || {};
     const body = el.querySelector(".body");
-    body.innerHTML = markdown(textOf(msg));
-    decorate(body, kw.sources);
-    codeBlocks(body);
+    renderInto(body, textOf(msg), () => { decorate(body, kw.sources); codeBlocks(body); });
     const failure = kw.failure;
     if (failure && typeof failure === "object") {
       // The graph ended on a model or engine failure (contract C2): its message, Retry, countdown.
@@ -539,6 +578,7 @@
   async function ask(question, userEl) {
     question = (question || "").trim();
     if (!question) return;
+    loadRenderer().catch(() => { /* the answer shows as plain text; asked again */ });
     if (state.busy) { submitQuestion(question); return; }
     setBusy(true);
     document.querySelectorAll(".suggests").forEach((s) => s.remove());
@@ -708,6 +748,7 @@
     });
   }
   async function openThread(id, quiet) {
+    loadRenderer().catch(() => { /* plain text until it loads */ });
     const s = await json("/threads/" + id + "/state");
     state.threadId = id;
     store.set(lastThreadKey, id);
@@ -786,6 +827,7 @@
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); $("ask").requestSubmit(); }
   });
   $("question").addEventListener("input", () => {
+    loadRenderer().catch(() => { /* asked again when an answer needs it */ });
     if (state.ready && !state.threadId && !state.busy) ensureThread().catch(() => { /* said when sent */ });
   });
   $("stop").addEventListener("click", stop);
