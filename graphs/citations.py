@@ -10,7 +10,9 @@ Three kinds of citation are recognised:
 
 A reversed range is swapped, an end past the file is clamped to its last line; anything else that
 does not verify (a missing page, article or file, a start past the end of the file) is removed.
-Code blocks and `>` quotes are quoted source text, not citations, and are left as written. The
+Code blocks and `>` quotes are quoted source text, not citations, and are left as written: which
+lines they are is CommonMark's reading of the answer (markdown-it-py), so a fence indented under
+a list item, a `~~~` fence or indented code count as code too. The
 counts come back in a `CitationReport` that the graph stores in state. Hand-written because no
 library checks citations against *these* sources; the checks reuse the tools' own backends.
 
@@ -29,6 +31,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from langchain_core.messages import BaseMessage, ToolMessage
+from markdown_it import MarkdownIt
 
 from tools import Sources
 from tools.codebase.roots import PathError, resolve_path
@@ -45,7 +48,6 @@ MD_LINK_RE = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<url>https?://[^)\s]+)\)")
 # words of a title ("Docs, KB and code sources") are never taken for a citation and removed.
 KB_RE = re.compile(r"\bKB (?P<id>(?=[\w./-]*[/\d_-])\w(?:[\w./-]*[\w/-])?)")
 # Quoted source text — code blocks and `>` quote lines — is the source's, not a citation.
-QUOTED_RE = re.compile(r"(^```.*?^```[^\n]*$|^>[^\n]*$)", re.M | re.S)
 DOC_PATH_RE = re.compile(r"(?<![\w/.:-])(?P<path>docs/[\w./-]+\.(?:mdx?|markdown|rst|html?))\b")
 
 
@@ -237,7 +239,7 @@ class CitationChecker:
             return view.check(text)
         report = CitationReport()
         # Code blocks and quotes are source text, not citations: a URL inside one is left alone.
-        parts = QUOTED_RE.split(text)
+        parts = split_quoted(text)
         for i in range(0, len(parts), 2):
             part = self._check_code(parts[i], report)
             part = self._check_kb(part, report)
@@ -335,6 +337,56 @@ class CitationChecker:
         return DOC_PATH_RE.sub(fix, text)
 
 
+# Blocks whose text is quoted, never citations: CommonMark's own reading of the answer (fences of
+# any length, `~~~`, indented code, inside list items and quotes too), not a line regex — a fence
+# indented under a numbered step was read as prose and its `url="http://…"` stripped.
+_QUOTED_BLOCKS = frozenset({"fence", "code_block", "blockquote_open"})
+_PARSER = MarkdownIt("commonmark")
+
+
+def split_quoted(text: str) -> list[str]:
+    """`text` as alternating parts: prose, quoted (a code block or quote), prose, ….
+
+    Whole lines: a quoted part is the lines markdown-it maps to a code block or a block quote
+    (the outermost one); joining the parts gives `text` back unchanged.
+    """
+    lines = text.splitlines(keepends=True)
+    spans: list[tuple[int, int]] = []
+    for token in _PARSER.parse(text):  # document order: an outer quote comes before its content
+        if token.type in _QUOTED_BLOCKS and token.map:
+            start, end = token.map
+            if any(a <= start < b for a, b in spans):
+                continue
+            if token.type != "blockquote_open":
+                spans.append((start, end))
+                continue
+            # A quote's own lines start with `>`; a line CommonMark joins to it lazily (no `>`)
+            # is the writer's own prose again, with its citations.
+            run = None
+            for n in range(start, end + 1):
+                quoted = n < end and lines[n].lstrip().startswith(">")
+                if quoted and run is None:
+                    run = n
+                elif not quoted and run is not None:
+                    spans.append((run, n))
+                    run = None
+    parts: list[str] = []
+    at = 0
+    for start, end in spans:
+        parts += ["".join(lines[at:start]), "".join(lines[start:end])]
+        at = end
+    parts.append("".join(lines[at:]))
+    return parts
+
+
+def without_quoted(text: str, *, keep_offsets: bool = False) -> str:
+    """`text` with its code blocks and quotes removed, or blanked to spaces (`keep_offsets`)."""
+    parts = split_quoted(text)
+    for i in range(1, len(parts), 2):
+        parts[i] = re.sub(r"[^\n]", " ", parts[i]) if keep_offsets else ""
+    return "".join(parts)
+
+
 _GONE = "\x00"  # marks where a citation was removed, so tidying touches only those lines
 
 
@@ -362,7 +414,7 @@ def _tidy(text: str) -> str:
 
 def extract_citations(text: str) -> dict[str, list[str]]:
     """Every citation in `text` outside code blocks and quotes, by kind, without checking them."""
-    text = QUOTED_RE.sub("", text)
+    text = without_quoted(text)
     return {
         "code": [m.group(0) for m in CODE_RE.finditer(text)],
         "kb": [m.group("id") for m in KB_RE.finditer(text)],

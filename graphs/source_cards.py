@@ -31,7 +31,7 @@ from urllib.parse import quote, urlsplit
 from langchain_core.messages import BaseMessage, ToolMessage
 from typing_extensions import TypedDict
 
-from graphs.citations import CODE_RE, KB_RE, QUOTED_RE, URL_RE
+from graphs.citations import CODE_RE, KB_RE, URL_RE, without_quoted
 from tools import Sources
 from tools.codebase.roots import PathError, resolve_path
 
@@ -95,7 +95,7 @@ def written_refs(text: str) -> list[str]:
     (code blocks, `>` lines) holds none; a URL in inline code is an example, not a citation; a
     code range is never also read as a page path.
     """
-    blank = QUOTED_RE.sub(lambda m: " " * len(m.group(0)), text)
+    blank = without_quoted(text, keep_offsets=True)
     found: list[tuple[int, str]] = []
     taken: list[tuple[int, int]] = []
     for m in CODE_RE.finditer(blank):

@@ -187,3 +187,23 @@ def test_a_cited_anchor_must_be_a_section_of_the_page(index_dir: Path) -> None:
         f"See [usage]({page}#basic-model-usage), {page}#model-methods and [the validators]({page})."
     )
     assert (report.checked, report.valid, report.fixed, report.removed) == (3, 2, 1, 0)
+
+
+@pytest.mark.parametrize(
+    "quoted",
+    [
+        # A fence indented under a numbered step (the shape real models write most).
+        '1. Connect:\n\n   ```python\n   client = get_client(url="http://127.0.0.1:8123/nowhere")\n   ```\n2. Ask.\n',
+        '~~~python\nget_client(url="http://127.0.0.1:8123/nowhere")\n~~~\n',
+        "````md\n```\nhttp://127.0.0.1:8123/nowhere\n```\n````\n",
+        "Indented code:\n\n    curl http://127.0.0.1:8123/nowhere\n\nDone.\n",
+        "> A quote names http://127.0.0.1:8123/nowhere\n> on two lines.\n",
+    ],
+)
+def test_code_blocks_and_quotes_are_quoted_text_wherever_they_sit(
+    checker: CitationChecker, quoted: str
+) -> None:
+    out, report = checker.check(quoted + "\nAnd a made-up page https://nowhere.example/x cited.\n")
+    assert "http://127.0.0.1:8123/nowhere" in out  # a value in code, never judged
+    assert "https://nowhere.example/x" not in out  # the prose citation still is
+    assert report.removed == 1
