@@ -11,6 +11,7 @@ settings (tools/settings.py, docs/sources.md).
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -62,6 +63,10 @@ def _glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
                 return True
     return False
 
+
+# The "not found" page every generator makes from a top-level `404.*` (MkDocs `404.md`, Sphinx
+# notfound `404.rst`, mdBook `404.md`, a built `404.html`): shown for a missing page, never an answer.
+ERROR_PAGE = re.compile(r"^404\.[A-Za-z]+$")
 
 # Folders that, by wide convention, hold parts of pages (snippets, partials, includes): not pages.
 PART_FOLDERS = ("snippets", "_snippets", "partials", "_partials", "includes", "_includes")
@@ -185,7 +190,7 @@ class Site:
             return False
         if _glob_match(inner, self.exclude) or _glob_match(inner, self.not_pages):
             return False
-        if inner in self.skipped:
+        if inner in self.skipped or ERROR_PAGE.match(inner):
             return False
         if self.built is not None and inner not in self._built_set:
             return False
@@ -204,7 +209,7 @@ class Site:
     def is_part(self, rel: str) -> bool:
         """A file that is part of pages, not a page (snippet, partial, template): never reported."""
         inner = rel[len(self.page_dir) :] if rel.startswith(self.page_dir) else rel
-        if inner in self.skipped:
+        if inner in self.skipped or ERROR_PAGE.match(inner):
             return True
         return _glob_match(inner, self.not_pages) or _glob_match(inner, self.exclude)
 
