@@ -74,8 +74,11 @@ def plain_site(rule: UrlRule) -> Site:
 
 @dataclass
 class SourceReport:
-    """What listing a folder found: its pages, document files no reader on this site takes, and
-    what its site profile was unsure of (`Site.notes`)."""
+    """What listing a folder found: its pages, unread document files, the profile's notes.
+
+    Unread files are those no reader on this site takes; the notes are what the site profile
+    was unsure of (`Site.notes`).
+    """
 
     root: Path
     generator: str

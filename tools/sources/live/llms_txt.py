@@ -35,8 +35,8 @@ from tools.search.embeddings import Embedder
 from tools.search.storage import build_lock
 from tools.settings import LiveSourceSettings
 from tools.sources.corpus import FolderCorpus, UrlRule
-from tools.sources.html.page import parse_html
 from tools.sources.hidden.strip import strip_hidden
+from tools.sources.html.page import parse_html
 from tools.sources.live.fetch import SourceUnavailable, client_for, get, status_reason
 from tools.sources.markdown.inline import slugify
 
