@@ -203,9 +203,7 @@ class _Converter:
             } or (tag == "dl" and child.css_first("dt[id]") is not None):
                 if child.mem_id in self.labels:
                     self.settle_anchors()
-                    self.blocks.extend(
-                        _labelled(self.labels[child.mem_id], self.children_blocks(child))
-                    )
+                    self.blocks.extend(self.labelled_box(self.labels[child.mem_id], child))
                 elif self._is_admonition(child):
                     self.settle_anchors()
                     self.blocks.extend(self.admonition(child))
@@ -249,13 +247,24 @@ class _Converter:
         label = _SPACE.sub(" ", title.text(deep=True)).strip() if title is not None else ""
         if title is not None:
             title.decompose()
-        return _labelled(label, self.children_blocks(node))
+        return self.labelled_box(label, node)
 
     def details(self, node: LexborNode) -> list[str]:
         summary = node.css_first("summary")
         label = _SPACE.sub(" ", summary.text(deep=True)).strip() if summary is not None else ""
         if summary is not None:
             summary.decompose()
+        return self.labelled_box(label, node)
+
+    def labelled_box(self, label: str, node: LexborNode) -> list[str]:
+        """A box's blocks after its label; a box holding a heading keeps its label as a line first.
+
+        Its text then goes to the sections its headings start (`children_blocks`), so the
+        label is said where the box begins rather than lost.
+        """
+        if label and node.css_first("h1, h2, h3, h4, h5, h6") is not None:
+            self.blocks.append(f"**{label}:**")
+            return self.children_blocks(node)
         return _labelled(label, self.children_blocks(node))
 
     def children_blocks(self, node: LexborNode) -> list[str]:
@@ -287,6 +296,9 @@ class _Converter:
             # A code block laid out as a table (line numbers in one cell, code in the other).
             return [_fence(_code_text(pre), _language(pre)) for pre in node.css("pre")]
         if tag == "table":
+            cells = node.css("td, th")
+            if len(cells) == 1:  # a layout table (an admonition's body once its icon is taken)
+                return self.children_blocks(cells[0])
             return self.table(node)
         if tag in {"blockquote", "figure", "li", "form"}:
             return self.children_blocks(node)
@@ -437,6 +449,10 @@ def _label_text(title: LexborNode) -> str:
         value = (node.attributes.get("title") or "").strip()
         if value:
             return value
+    for node in [title, *title.css("[class]")]:  # a font icon named for its kind: `icon-note`
+        for cls in _classes(node):
+            if cls.startswith("icon-") and len(cls) > 5:
+                return cls[5:].replace("-", " ").capitalize()
     return ""
 
 

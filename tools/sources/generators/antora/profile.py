@@ -34,7 +34,7 @@ from tools.sources.html.built import (
     sitemap_urls,
     unbuilt_site,
 )
-from tools.sources.site import Site
+from tools.sources.site import ERROR_PAGE, Site
 from tools.sources.yaml_config import read_yaml
 
 NOT_PAGES = (*BUILT_SITE_NOT_PAGES, "_")  # `_/` holds the UI's assets
@@ -55,7 +55,7 @@ def antora_site(root: Path, config: Path | None) -> Site:
     texts = {rel: _read(root / rel) for rel in pages}
     versions = {rel: v for rel, text in texts.items() if (v := _component_version(text))}
     older = _older_versions(pages, versions) if versions else _copies(texts)
-    kept = [rel for rel in pages if rel not in older]
+    kept = [rel for rel in pages if rel not in older and not ERROR_PAGE.match(rel)]
     base_url = _site_url(config) or base_url_from_sitemap(sitemap_urls(root), files)
     if not base_url:
         base_url = _from_canonical(texts)
