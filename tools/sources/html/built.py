@@ -209,9 +209,20 @@ class UnbuiltRules(GeneratorRules):
         return None
 
 
-def unbuilt_site(name: str, config: Path | None, note: str) -> Site:
-    """The profile of a built-site generator's source folder: no pages, and the note saying why."""
-    return Site(rules=UnbuiltRules(name=name), config=str(config or ""), notes=(note,))
+def unbuilt_site(
+    name: str, config: Path | None, note: str, not_pages: tuple[str, ...] = ()
+) -> Site:
+    """The profile of a built-site generator's source folder: no pages, and the note saying why.
+
+    `not_pages`: what the generator never builds into a page (templates, partials, `_` files),
+    left out of the count of the source's pages.
+    """
+    return Site(
+        rules=UnbuiltRules(name=name),
+        config=str(config or ""),
+        notes=(note,),
+        not_pages=not_pages,
+    )
 
 
 def build_note(label: str, config: Path | None, what: str, command: str, output: str) -> str:

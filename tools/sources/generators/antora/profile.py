@@ -37,6 +37,9 @@ from tools.sources.html.built import (
 from tools.sources.site import ERROR_PAGE, Site
 from tools.sources.yaml_config import read_yaml
 
+# Only a module's `pages/` are pages: partials, examples, attachments and `nav.adoc` are parts,
+# and Antora skips files and folders whose name starts with `_`.
+SOURCE_NOT_PAGES = ("partials", "examples", "attachments", "nav.adoc", "_*")
 NOT_PAGES = (*BUILT_SITE_NOT_PAGES, "_")  # `_/` holds the UI's assets
 _COMPONENT = re.compile(
     r"""data-component\s*=\s*["']([^"']+)["'][^>]*?data-version\s*=\s*["']([^"']*)["']"""
@@ -49,7 +52,7 @@ _CANONICAL = re.compile(
 def antora_site(root: Path, config: Path | None) -> Site:
     """A built Antora site, or its sources (a note saying to build them first)."""
     if not is_antora_build(root):
-        return unbuilt_site("antora", config, _source_note(config))
+        return unbuilt_site("antora", config, _source_note(config), SOURCE_NOT_PAGES)
     files = html_files(root)
     pages = [rel for rel in files if redirect_target(head_of(root / rel, 4096)) is None]
     texts = {rel: _read(root / rel) for rel in pages}

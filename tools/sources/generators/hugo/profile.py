@@ -36,6 +36,18 @@ from tools.sources.html.built import (
 from tools.sources.site import Site
 from tools.sources.yaml_config import read_yaml
 
+# What a Hugo project holds besides `content/` (templates, themes, files copied as they are).
+SOURCE_NOT_PAGES = (
+    "layouts",
+    "themes",
+    "archetypes",
+    "static",
+    "assets",
+    "data",
+    "i18n",
+    "resources",
+    "public",
+)
 # Hugo's taxonomies when the config names none.
 DEFAULT_TAXONOMIES = ("tags", "categories")
 # A language folder of a multilingual site: `fr`, `pt-br`, `zh-hans`.
@@ -51,7 +63,7 @@ def hugo_site(root: Path, config: Path | None) -> Site:
         output = settings.get("publishdir") or "public"
         where = f"{project / output}" if project is not None else "the built folder (public/)"
         note = build_note("Hugo", config, "run shortcodes and templates", "hugo", where)
-        return unbuilt_site("hugo", config, note)
+        return unbuilt_site("hugo", config, note, SOURCE_NOT_PAGES)
     files = html_files(root)
     heads = {rel: head_of(root / rel, 4096) for rel in files}
     skipped = _not_pages(root, files, heads, settings)

@@ -31,6 +31,8 @@ from tools.sources.html.built import (
 from tools.sources.site import Site
 from tools.sources.yaml_config import read_yaml
 
+# Quarto renders no file or folder whose name starts with `_` (includes, `_site`, `_freeze`).
+SOURCE_NOT_PAGES = ("_*",)
 NOT_PAGES = (*BUILT_SITE_NOT_PAGES, "site_libs", "*_files")
 
 
@@ -49,7 +51,7 @@ def quarto_site(root: Path, config: Path | None) -> Site:
             "quarto render",
             f"{folder / output}",
         )
-        return unbuilt_site("quarto", config, note)
+        return unbuilt_site("quarto", config, note, SOURCE_NOT_PAGES)
     files = html_files(root)
     skipped = set()
     heads: dict[str, str] = {}
