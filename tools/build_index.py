@@ -247,6 +247,10 @@ def source_problems(sources: Sources) -> list[str]:
             and not (name == "docs" and settings.llms_txt_url)
         ):
             out.append(f"{name}: the configured folder {folder} does not exist")
+    kb_dir = settings.kb_dir
+    if kb_dir is not None and kb_dir.is_dir() and sources.kb is None and not settings.kb_url:
+        # A KB folder with no article offers no KB tools at all: configured, it is an error.
+        out.append(f"kb: {kb_dir.resolve()} yields 0 pages: no Markdown article (`*.md`) in it")
     for name, backend in indexed_sources(sources):
         report = getattr(backend, "report", None)
         if callable(report):
