@@ -130,14 +130,21 @@ def clean_text(reader: str, text: str, html: bool = False) -> str:
     """Hidden text dropped before any reader sees it (tools/sources/hidden/).
 
     Markdown-based formats get the whole cleaning (hidden HTML, comments, unreadable front matter,
-    invisible characters); HTML its HTML mode; reStructuredText, whose comments and raw blocks
+    invisible characters); built HTML its invisible characters here, its hidden elements and
+    comments in the DOM its reader builds; reStructuredText, whose comments and raw blocks
     docutils itself keeps out of the text, only the invisible characters.
     """
     # MyST: hidden text is dropped once its footnotes are read; a notebook's Markdown is
     # cleaned by `read_notebook`.
     if reader in ("rst", "myst", "notebook"):
         return strip_invisible(text)
-    return strip_hidden(text, html=html or reader == "html")
+    if html or reader == "html":
+        # A built page is parsed into a DOM, where its hidden elements are dropped by the same
+        # rule (`hidden.elements.is_hidden`, tools/sources/html/content.py): a second, textual
+        # pass over every tag of the page (a highlighted code block is thousands) costs 5x the
+        # page's whole reading.
+        return strip_invisible(text)
+    return strip_hidden(text)
 
 
 def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Page:

@@ -14,14 +14,12 @@ from dataclasses import dataclass
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from tools.sources.hidden.elements import is_hidden
+
 # Never page text, wherever they are.
 DROP_TAGS = "script, style, noscript, template, iframe, object, embed, button, input, select, textarea, svg, canvas, link, meta"
 # Page furniture inside the main content (a `<header>` there is the article's own: kept).
 DROP_INSIDE = "nav, aside, footer, [role=navigation], [role=search], [role=contentinfo], form"
-HIDDEN = (
-    "[hidden], [aria-hidden=true], [style*='display:none'], [style*='display: none'], "
-    "[style*='visibility:hidden'], [style*='visibility: hidden']"
-)
 # The landmarks docs themes write around a page's own content, most specific first.
 LANDMARKS = ("article[role=main]", "[role=main]", "main")
 # The names themes without landmarks give the content's box, tried after a lone `<article>`.
@@ -133,11 +131,23 @@ def _prose(node: LexborNode) -> int:
 
 
 def drop_furniture(root: LexborNode, rules: ContentRules = DEFAULT_RULES) -> None:
-    """Remove what is not page text inside the main content: scripts, navigation, hidden elements."""
+    """Remove what is not page text inside the main content: scripts, navigation, hidden elements.
+
+    Hidden is what tools/sources/hidden/ calls hidden (`hidden`, `aria-hidden`, an inline style
+    that shows nothing: none, zero size or opacity, off-screen), judged by the same function.
+    """
     for selector in (DROP_TAGS, DROP_INSIDE, ".linenos, .lineno, .linenodiv", *rules.drop):
         for node in root.css(selector):
             node.decompose()
-    for node in root.css(HIDDEN):
+    hidden = [
+        node
+        for node in root.traverse()
+        if node.tag
+        and not node.tag.startswith("-")
+        and is_hidden(node.tag, node.attributes)
         # A tab panel not shown yet is content all the same (Docusaurus hides the others).
-        if node.attributes.get("role") != "tabpanel" and node.css_first("[role=tabpanel]") is None:
-            node.decompose()
+        and node.attributes.get("role") != "tabpanel"
+        and node.css_first("[role=tabpanel]") is None
+    ]
+    for node in hidden:
+        node.decompose()

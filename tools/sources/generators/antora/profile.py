@@ -79,8 +79,9 @@ def _source_note(config: Path | None) -> str:
     output = "the playbook's output folder (`output.dir`, default build/site)"
     if config is not None and config.name.startswith("antora-playbook"):
         settings = _yaml(config)
-        out = settings.get("output") if isinstance(settings.get("output"), dict) else {}
-        output = str((config.parent / str(out.get("dir") or "build/site")).resolve())
+        out = settings.get("output")
+        folder = out.get("dir") if isinstance(out, dict) else None
+        output = str((config.parent / str(folder or "build/site")).resolve())
     return build_note(
         "Antora",
         config,

@@ -39,11 +39,11 @@ NOT_PAGES = (*BUILT_SITE_NOT_PAGES, "site_libs", "*_files")
 def quarto_site(root: Path, config: Path | None) -> Site:
     """A rendered Quarto website (`_site/`), or its project (a note saying to render it first)."""
     settings = _read(config)
-    project = settings.get("project") if isinstance(settings.get("project"), dict) else {}
-    website = settings.get("website") if isinstance(settings.get("website"), dict) else {}
+    project = _section(settings, "project")
+    website = _section(settings, "website")
     output = str(project.get("output-dir") or "_site")
-    folder = config.parent.resolve() if config is not None else None
-    if not (is_quarto_build(root) or (folder is not None and root.resolve() != folder)):
+    folder = config.parent.resolve() if config is not None else root.resolve()
+    if not (is_quarto_build(root) or (config is not None and root.resolve() != folder)):
         note = build_note(
             "Quarto",
             config,
@@ -73,6 +73,11 @@ def quarto_site(root: Path, config: Path | None) -> Site:
         skipped=frozenset(skipped),
         config=str(config or ""),
     )
+
+
+def _section(settings: dict[str, Any], name: str) -> dict[str, Any]:
+    value = settings.get(name)
+    return value if isinstance(value, dict) else {}
 
 
 def _read(config: Path | None) -> dict[str, Any]:
