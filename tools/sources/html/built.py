@@ -229,7 +229,7 @@ def build_note(label: str, config: Path | None, what: str, command: str, output:
     """The loud sentence for a generator's source: what it runs at build time, how to build, where to point."""
     found = f" ({config.name})" if config is not None else ""
     return (
-        f"this is a {label} source{found}: its pages {what} when the site is built, so docs-agent "
+        f"this is {'an' if label[:1] in 'AEIOU' else 'a'} {label} source{found}: its pages {what} when the site is built, so docs-agent "
         f"reads the built site: run `{command}`, then set DOCS_AGENT_DOCS_DIR to {output}"
     )
 
