@@ -32,7 +32,7 @@ from tools import Sources, load_sources
 from tools.codebase.symbols import symbol_index
 from tools.search import SyncStats
 from tools.settings import SERVER_MODULES, SourceSettings
-from tools.sources.contract import IndexedSource, LiveSource, ReportsStatus
+from tools.sources.contract import IndexedSource, KnowledgeBase, LiveSource, ReportsStatus
 
 log = logging.getLogger(__name__)
 
@@ -190,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{s.unchanged} unchanged ({s.seconds:.1f}s)"
         )
     report_live(sources)
+    for warning in source_warnings(sources):
+        print(f"WARNING: {warning}", file=sys.stderr)
     problems = source_problems(sources)
     for problem in problems:
         print(f"WARNING: {problem}", file=sys.stderr)
@@ -245,10 +247,39 @@ def source_problems(sources: Sources) -> list[str]:
             and not (name == "docs" and settings.llms_txt_url)
         ):
             out.append(f"{name}: the configured folder {folder} does not exist")
+    kb_dir = settings.kb_dir
+    if kb_dir is not None and kb_dir.is_dir() and sources.kb is None and not settings.kb_url:
+        # A KB folder with no article offers no KB tools at all: configured, it is an error.
+        out.append(f"kb: {kb_dir.resolve()} yields 0 pages: no Markdown article (`*.md`) in it")
     for name, backend in indexed_sources(sources):
         report = getattr(backend, "report", None)
         if callable(report):
             out.extend(f"{name}: {problem}" for problem in report().problems)
+    if settings.kb_url and sources.kb is not None and not isinstance(sources.kb, IndexedSource):
+        out.extend(f"kb: {problem}" for problem in _api_problems(sources.kb))
+    return out
+
+
+def _api_problems(kb: KnowledgeBase) -> list[str]:
+    """A help center that cannot be read, or lists nothing, yields no article: said as an error.
+
+    `make index` keeps no index of it, so it is asked here once (its section list, the first
+    thing every search reads).
+    """
+    try:
+        collections = kb.list_collections()
+    except Exception as exc:  # noqa: BLE001 — any failure is the source's, said in words
+        return [f"the help center could not be read: {exc}"]
+    return [] if collections else ["the help center lists no sections: no article to search"]
+
+
+def source_warnings(sources: Sources) -> list[str]:
+    """What the indexed sources were unsure of (no base URL, a config no generator here reads)."""
+    out: list[str] = []
+    for name, backend in indexed_sources(sources):
+        report = getattr(backend, "report", None)
+        if callable(report):
+            out.extend(f"{name}: {warning}" for warning in report().warnings)
     return out
 
 

@@ -216,3 +216,84 @@ def test_make_index_names_a_configured_folder_that_does_not_exist(
         f"the configured folder {tmp_path / 'no-such-docs'} does not exist"
         in capsys.readouterr().err
     )
+
+
+def _configure(monkeypatch: pytest.MonkeyPatch, values: dict[str, str]) -> None:
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    load_sources.cache_clear()
+
+
+def test_make_index_fails_on_an_empty_kb_folder_too(
+    tmp_path: Path,
+    index_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    docs, kb = tmp_path / "docs", tmp_path / "kb"
+    docs.mkdir()
+    kb.mkdir()
+    (docs / "a.md").write_text("# A\n\nText.\n")
+    (kb / "notes.txt").write_text("not an article\n")
+    _configure(
+        monkeypatch,
+        {
+            "DOCS_AGENT_DOCS_DIR": str(docs),
+            "DOCS_AGENT_KB_DIR": str(kb),
+            "DOCS_AGENT_CODE_ROOTS": "",
+            "DOCS_AGENT_INDEX_DIR": str(index_dir),
+        },
+    )
+    assert build_index.main(["--quiet"]) == 2
+    assert f"kb: {kb.resolve()} yields 0 pages" in capsys.readouterr().err
+
+
+def test_make_index_warns_but_builds_a_site_it_is_unsure_of(
+    tmp_path: Path,
+    index_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text("project = 'x'\n")
+    (docs / "index.rst").write_text("Home\n====\n\nText.\n")
+    _configure(
+        monkeypatch,
+        {
+            "DOCS_AGENT_DOCS_DIR": str(docs),
+            "DOCS_AGENT_KB_DIR": "",
+            "DOCS_AGENT_CODE_ROOTS": "",
+            "DOCS_AGENT_INDEX_DIR": str(index_dir),
+        },
+    )
+    assert build_index.main(["--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "WARNING: docs: no base URL" in err and "html_baseurl" in err
+
+
+def test_make_index_fails_on_a_help_center_that_cannot_be_read(
+    index_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tools.sources.live.fetch import SourceUnavailable
+
+    class DownHelpCenter:
+        def list_collections(self) -> list[str]:
+            raise SourceUnavailable("the help center answered 503")
+
+    settings = SourceSettings.from_env(
+        {
+            "DOCS_AGENT_DOCS_DIR": "",
+            "DOCS_AGENT_KB_URL": "https://support.example.com",
+            "DOCS_AGENT_CODE_ROOTS": "",
+            "DOCS_AGENT_INDEX_DIR": str(index_dir),
+        }
+    )
+    sources = types.SimpleNamespace(settings=settings, docs=None, kb=DownHelpCenter())
+    assert build_index.source_problems(sources) == [  # type: ignore[arg-type]
+        "kb: the help center could not be read: the help center answered 503"
+    ]
+    sources.kb.list_collections = lambda: []  # type: ignore[method-assign]
+    assert build_index.source_problems(sources) == [  # type: ignore[arg-type]
+        "kb: the help center lists no sections: no article to search"
+    ]

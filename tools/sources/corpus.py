@@ -27,6 +27,7 @@ from tools.sources.records import Page
 from tools.sources.registry import SiteOptions, detect_site
 from tools.sources.release_notes import RELEASE_NOTES, about_release, is_release_notes
 from tools.sources.site import DOCUMENT_SUFFIXES, Site
+from tools.sources.unread import format_route
 
 log = logging.getLogger(__name__)
 
@@ -73,20 +74,31 @@ def plain_site(rule: UrlRule) -> Site:
 
 @dataclass
 class SourceReport:
-    """What listing a folder found: its pages, and document files no reader on this site takes."""
+    """What listing a folder found: its pages, unread document files, the profile's notes.
+
+    Unread files are those no reader on this site takes; the notes are what the site profile
+    was unsure of (`Site.notes`).
+    """
 
     root: Path
     generator: str
     config: str
     pages: int
     unread: dict[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
 
     @property
     def problems(self) -> list[str]:
-        """Loud, plain sentences about a source that yields nothing or skips files; [] when fine."""
+        """Loud, plain sentences about a source that yields nothing or skips files; [] when fine.
+
+        Each unread format is named with its count and the route that reads it (build the site,
+        point at its output: tools/sources/unread.py); the profile's notes say why a source
+        yields nothing (a site to build first).
+        """
         out: list[str] = []
         found = ", ".join(f"{n} {suffix}" for suffix, n in sorted(self.unread.items()))
         config = f" (site: {self.generator}{', ' + self.config if self.config else ''})"
+        routes = [] if self.notes else self._routes()
         if self.pages == 0:
             out.append(
                 f"{self.root} yields 0 pages{config}"
@@ -95,9 +107,26 @@ class SourceReport:
                     if found
                     else "; no page files found"
                 )
+                + "".join(f"; {text}" for text in (*self.notes, *routes))
             )
         elif found:
-            out.append(f"{self.root}: files no reader takes were skipped{config}: {found}")
+            out.append(
+                f"{self.root}: files no reader takes were skipped{config}: {found}"
+                + "".join(f"; {route}" for route in routes)
+            )
+        return out
+
+    @property
+    def warnings(self) -> list[str]:
+        """What the site profile was unsure of, for a source that yields pages (said, not fatal)."""
+        return list(self.notes) if self.pages else []
+
+    def _routes(self) -> list[str]:
+        out: list[str] = []
+        for suffix, n in sorted(self.unread.items()):
+            route = format_route(suffix)
+            if route:
+                out.append(f"{n} {suffix} files are {route}")
         return out
 
 
@@ -149,7 +178,11 @@ class FolderPages:
         if position is not None:
             page.meta["nav_position"] = position
         collection = self.collection_for(rel)
-        if self.mark_release_notes and not collection and is_release_notes(rel, page.title):
+        if (
+            self.mark_release_notes
+            and not collection
+            and is_release_notes(rel, page.title, page.meta)
+        ):
             collection = RELEASE_NOTES
         return page, url, collection
 
@@ -263,7 +296,7 @@ class FolderCorpus:
                 self.pages.paths[key] = rel
                 out.append(SourceFile(key, st.st_mtime, st.st_size))
         self.last_report = SourceReport(
-            self.root, self.site.generator, self.site.config, len(out), unread
+            self.root, self.site.generator, self.site.config, len(out), unread, self.site.notes
         )
         return out
 
@@ -292,7 +325,8 @@ class FolderCorpus:
         """
         with self._lock:
             files = self.files()
-            for problem in self.last_report.problems if self.last_report else []:
+            report = self.last_report
+            for problem in [*report.problems, *report.warnings] if report else []:
                 log.warning("%s source: %s", self.kind, problem)
             stats = self.index.sync(
                 files,

@@ -21,7 +21,7 @@ from tools.sources.markdown.parse import parse_markdown, without_slug_marks
 from tools.sources.reading import may_include, note_read, recording_reads
 from tools.sources.records import Page, plain_page
 from tools.sources.registry import generator_readers
-from tools.sources.site import Site
+from tools.sources.site import HTML_SUFFIXES, Site
 
 log = logging.getLogger(__name__)
 
@@ -126,18 +126,25 @@ def decode(raw: bytes) -> str:
     return raw.decode("utf-8-sig", errors="replace")
 
 
-def clean_text(reader: str, text: str) -> str:
+def clean_text(reader: str, text: str, html: bool = False) -> str:
     """Hidden text dropped before any reader sees it (tools/sources/hidden/).
 
     Markdown-based formats get the whole cleaning (hidden HTML, comments, unreadable front matter,
-    invisible characters); HTML its HTML mode; reStructuredText, whose comments and raw blocks
+    invisible characters); built HTML its invisible characters here, its hidden elements and
+    comments in the DOM its reader builds; reStructuredText, whose comments and raw blocks
     docutils itself keeps out of the text, only the invisible characters.
     """
     # MyST: hidden text is dropped once its footnotes are read; a notebook's Markdown is
     # cleaned by `read_notebook`.
     if reader in ("rst", "myst", "notebook"):
         return strip_invisible(text)
-    return strip_hidden(text, html=reader == "html")
+    if html or reader == "html":
+        # A built page is parsed into a DOM, where its hidden elements are dropped by the same
+        # rule (`hidden.elements.is_hidden`, tools/sources/html/content.py): a second, textual
+        # pass over every tag of the page (a highlighted code block is thousands) costs 5x the
+        # page's whole reading.
+        return strip_invisible(text)
+    return strip_hidden(text)
 
 
 def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Page:
@@ -152,7 +159,8 @@ def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Pa
     text = decode(raw)
     if reader is read_markdown:
         text = site.rules.loaded(text)  # what the generator's loader does before MDX reads it
-    text = clean_text(name or "markdown", text)
+    # A built page is HTML whichever generator's reader takes it (html, hugo, quarto, antora…).
+    text = clean_text(name or "markdown", text, html=rel.lower().endswith(HTML_SUFFIXES))
     rel = rel.replace(os.sep, "/")
     with recording_reads() as reads:
         try:

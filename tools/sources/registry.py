@@ -17,8 +17,19 @@ from pathlib import Path
 from typing import Any
 
 from tools.sources.generator import Generator, ReaderFn
-from tools.sources.generators import docusaurus, html, mintlify, mkdocs, plain, sphinx
+from tools.sources.generators import (
+    antora,
+    docusaurus,
+    html,
+    hugo,
+    mintlify,
+    mkdocs,
+    plain,
+    quarto,
+    sphinx,
+)
 from tools.sources.site import GeneratorRules, Site
+from tools.sources.unread import unread_config_note, unread_configs
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +39,9 @@ GENERATORS: tuple[Generator, ...] = (
     sphinx.GENERATOR,
     docusaurus.GENERATOR,
     mintlify.GENERATOR,
+    hugo.GENERATOR,
+    quarto.GENERATOR,
+    antora.GENERATOR,
     html.GENERATOR,
     plain.GENERATOR,
 )
@@ -118,7 +132,27 @@ def detect_site(root: Path, options: SiteOptions | None = None) -> Site:
         log.warning("could not read %s (%s); using the %s defaults", config, exc, name)
         rules = generator.rules() if generator is not None else GeneratorRules(name=name)
         site = Site(rules=rules, config=str(config or ""))
-    return apply_options(site, options)
+    site = apply_options(site, options)
+    return replace(site, notes=site.notes + tuple(_unsure(root, site, name)))
+
+
+def _unsure(root: Path, site: Site, name: str) -> list[str]:
+    """What the profile could not know, said to the site's owner (docs/sources.md, "Loud when unsure").
+
+    A generator that names the site's address in a setting (`base_url_setting`) but has none
+    cites file paths; a folder read as plain Markdown beside the config of a generator no
+    package here reads is read with the wrong rules.
+    """
+    out: list[str] = []
+    setting = site.rules.base_url_setting
+    if setting and not site.base_url:
+        out.append(
+            f"no base URL for {root}: citations are the files' paths instead of the "
+            f"site's addresses; set `{setting}` in the site's config or DOCS_AGENT_DOCS_BASE_URL"
+        )
+    if name == plain.GENERATOR.name:
+        out.extend(unread_config_note(*found) for found in unread_configs(root, generator_names()))
+    return out
 
 
 def apply_options(site: Site, options: SiteOptions) -> Site:

@@ -6,11 +6,18 @@ cited where a guide page answers. What a release page *is* shows in its title or
 (changelog, release notes, history, what's new, a version number as the file name), in every
 project; what a question about a release looks like shows in its words (release, changelog,
 version, a version number). Only those questions see release pages.
+
+Blog and announcement posts are the same kind of page ("Vite 5 is out!" names every new
+feature once, on the day it shipped): a post is known by its folder (`blog/`, `news/`,
+`posts/`), its dated file or folder name (`2023-11-16-vite-5.md`, `2023/11/16/…`), or
+front matter that dates and signs it (`date` with `author`/`authors`: a docs page may carry a
+date, rarely an author).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 RELEASE_NOTES = "release-notes"  # the collection a docs folder's release pages are put in
 
@@ -27,8 +34,12 @@ _STEM_RE = re.compile(
     re.IGNORECASE,
 )
 _FOLDER_RE = re.compile(
-    r"^(change[-_]?log|changelogs|release[-_]?notes|releases|announce(ments)?)$", re.I
+    r"^(change[-_]?log|changelogs|release[-_]?notes|releases|announce(ments)?|blogs?|news|posts)$",
+    re.I,
 )
+# A post's dated name: `2023-11-16-title.md`, `2023-11-16_title`, or `2023/11/…` folders.
+_DATED_STEM_RE = re.compile(r"^(19|20)\d\d-[01]\d-[0-3]\d(?:[-_]|$)")
+_DATED_PATH_RE = re.compile(r"(?:^|/)(19|20)\d\d/[01]\d/")
 # Words of a question about a release, in the languages the assistant answers in, and a version.
 _QUESTION_RE = re.compile(
     r"\b(releases?|released|changelog|change log|release notes?|what'?s new|new in|changed in|"
@@ -41,15 +52,23 @@ _QUESTION_RE = re.compile(
 )
 
 
-def is_release_notes(rel: str, title: str) -> bool:
-    """Whether a page is release notes, by its title or its file name (never by project)."""
+def is_release_notes(rel: str, title: str, meta: Mapping[str, object] | None = None) -> bool:
+    """Whether a page is release notes or a post, by its title, file name or front matter (never by project)."""
     if _TITLE_OPENS_RE.match(title.strip()) and len(title) <= 60:
         return True
-    parts = rel.replace("\\", "/").split("/")
+    path = rel.replace("\\", "/")
+    parts = path.split("/")
     stem = parts[-1].rsplit(".", 1)[0]
     if _STEM_RE.match(stem) and stem.lower() not in ("index", "readme"):
         return True
-    return any(_FOLDER_RE.match(part) for part in parts[:-1])
+    if any(_FOLDER_RE.match(part) for part in parts[:-1]):
+        return True
+    if _DATED_STEM_RE.match(stem) or _DATED_PATH_RE.search(path):
+        return True
+    if meta and meta.get("date") and (meta.get("author") or meta.get("authors")):
+        return True
+    # A built post is `<dated folder>/index.html`: the folder names it as a file would.
+    return len(parts) > 1 and stem == "index" and bool(_DATED_STEM_RE.match(parts[-2]))
 
 
 def about_release(question: str) -> bool:

@@ -11,6 +11,7 @@ settings (tools/settings.py, docs/sources.md).
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -25,7 +26,17 @@ NOTEBOOK_SUFFIXES = (".ipynb",)
 # reported (a docs folder in a format this package does not read must not pass silently).
 # `.html` is left out outside a built-HTML site: every generator keeps templates and theme
 # overrides in `.html` files, and those are no pages.
-DOCUMENT_SUFFIXES = (*MARKDOWN_SUFFIXES, *RST_SUFFIXES, ".adoc", ".asciidoc", ".ipynb", ".org")
+DOCUMENT_SUFFIXES = (
+    *MARKDOWN_SUFFIXES,
+    *RST_SUFFIXES,
+    *NOTEBOOK_SUFFIXES,
+    ".adoc",
+    ".asciidoc",
+    ".qmd",
+    ".rmd",
+    ".org",
+    ".textile",
+)
 
 
 def _glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
@@ -52,6 +63,10 @@ def _glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
                 return True
     return False
 
+
+# The "not found" page every generator makes from a top-level `404.*` (MkDocs `404.md`, Sphinx
+# notfound `404.rst`, mdBook `404.md`, a built `404.html`): shown for a missing page, never an answer.
+ERROR_PAGE = re.compile(r"^404\.[A-Za-z]+$")
 
 # Folders that, by wide convention, hold parts of pages (snippets, partials, includes): not pages.
 PART_FOLDERS = ("snippets", "_snippets", "partials", "_partials", "includes", "_includes")
@@ -80,6 +95,9 @@ class GeneratorRules:
     # rule of its headings (None: the site's).
     notebook_reader: ClassVar[str] = "markdown"
     notebook_slug: ClassVar[str | None] = None
+    # The generator's setting that names the site's address (`html_baseurl`): a site of this
+    # generator with no base URL anywhere cites file paths, and a note says which to set.
+    base_url_setting: ClassVar[str] = ""
 
     def reader_for(self, site: Site, rel: str) -> str | None:
         """The name of the reader for this file (tools/sources/readers.py), or None: not read."""
@@ -143,6 +161,14 @@ class Site:
     built: tuple[str, ...] | None = None
     # Notebooks are pages (Sphinx: nbsphinx, myst-nb; MkDocs: mkdocs-jupyter, mknotebooks).
     notebooks: bool = False
+    # What the profile is unsure of or cannot read, in sentences its owner can act on (a source
+    # that must be built first, no base URL, a config no generator here reads): said loudly when
+    # the folder is indexed. Not part of what the index stores (`repr=False`: no new index).
+    notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    # Files a built site holds that are no pages, found by reading them (redirects, list pages
+    # of links only, other languages' and older versions' copies). Like the navigation, no part
+    # of the index's identity: a new redirect is one file less, not a new index.
+    skipped: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     # -- which reader, which files -------------------------------------------------------------
 
@@ -164,6 +190,8 @@ class Site:
             return False
         if _glob_match(inner, self.exclude) or _glob_match(inner, self.not_pages):
             return False
+        if inner in self.skipped or ERROR_PAGE.match(inner):
+            return False
         if self.built is not None and inner not in self._built_set:
             return False
         if self.nav is not None:
@@ -181,6 +209,8 @@ class Site:
     def is_part(self, rel: str) -> bool:
         """A file that is part of pages, not a page (snippet, partial, template): never reported."""
         inner = rel[len(self.page_dir) :] if rel.startswith(self.page_dir) else rel
+        if inner in self.skipped or ERROR_PAGE.match(inner):
+            return True
         return _glob_match(inner, self.not_pages) or _glob_match(inner, self.exclude)
 
     def title_for(self, rel: str) -> str | None:

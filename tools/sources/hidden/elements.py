@@ -21,12 +21,15 @@ VOID = frozenset(
 # SVG's <desc> is read by screen readers only, like an aria label.
 ALWAYS_HIDDEN = frozenset({"script", "style", "template", "desc"})
 # Attributes of an HTML element whose text a reader sees (alt, value, placeholder) or that readers
-# need (links, class names the code language, ids and names are anchors). Every other attribute
+# need (links, class names the code language, ids and names are anchors, `role` and
+# `aria-labelledby` say which box is the page's main content and which tab names a panel: the
+# built-page reader reads pages by them, tools/sources/html/). Every other attribute
 # of an HTML tag that stays (title tooltips, data-*, event handlers, styling) is text no reader
 # sees. JSX components keep all their props: which ones a component shows (a Card's title) is
 # the Markdown reader's business.
 KEPT_ATTRIBUTES = frozenset(
-    "alt href src id name class open lang dir colspan rowspan start type value placeholder".split()
+    "alt href src id name class open lang dir colspan rowspan start type value placeholder "
+    "role aria-labelledby".split()
 )
 # A start tag closes an open <p> (HTML's implied end tags), as far as Markdown pages need it.
 _CLOSES_P = frozenset(

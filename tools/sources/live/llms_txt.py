@@ -35,8 +35,8 @@ from tools.search.embeddings import Embedder
 from tools.search.storage import build_lock
 from tools.settings import LiveSourceSettings
 from tools.sources.corpus import FolderCorpus, UrlRule
-from tools.sources.generators.html.reader import parse_html
 from tools.sources.hidden.strip import strip_hidden
+from tools.sources.html.page import parse_html
 from tools.sources.live.fetch import SourceUnavailable, client_for, get, status_reason
 from tools.sources.markdown.inline import slugify
 
@@ -116,7 +116,7 @@ def suspicious_index(resp: httpx.Response, full_text: bool, base_url: str) -> st
 def html_page_markdown(url: str, html: str) -> str:
     """The Markdown of an HTML page an llms.txt links to, through the built-HTML reader.
 
-    `tools/sources/generators/html/reader.py` keeps the main content only (no navigation, header, footer or
+    `tools/sources/html/page.py` keeps the main content only (no navigation, header, footer or
     hidden elements), with headings, lists, tables and code blocks in their language; hidden
     text is dropped first. The page's title goes into front matter when the body has no
     top heading of its own, so the Markdown reader that indexes the cached copy names it.

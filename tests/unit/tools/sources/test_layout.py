@@ -25,12 +25,16 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "tools.sources.yaml_config",
         "tools.sources.release_notes",
     ),
-    ("tools.sources.site",),  # the site profile and the rules a generator refines
+    (
+        "tools.sources.site",
+        "tools.sources.unread",
+    ),  # the site profile and the rules a generator refines
     (  # what a generator is; the generic text layers every generator builds on
         "tools.sources.generator",
         "tools.sources.hidden",
         "tools.sources.markdown",
         "tools.sources.notebook",
+        "tools.sources.html",
     ),
     ("tools.sources.generators",),  # one package per generator
     ("tools.sources.registry",),  # the one list of generators

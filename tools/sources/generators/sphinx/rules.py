@@ -27,6 +27,7 @@ class SphinxRules(GeneratorRules):
 
     # nbsphinx and myst-nb read a notebook's Markdown cells as MyST.
     notebook_reader: ClassVar[str] = "myst"
+    base_url_setting: ClassVar[str] = "html_baseurl (conf.py)"
 
     def reader_for(self, site: Site, rel: str) -> str | None:
         """MyST for `.md` pages when the project reads MyST; the rest as on any site."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tools.sources.generators.html.reader import HtmlSite, parse_html
+from tools.sources.html.page import HtmlSite, parse_html
 from tools.sources.registry import detect_site
 
 FIXTURE = Path(__file__).resolve().parents[5] / "fixtures" / "html_site"
@@ -106,7 +106,7 @@ def test_malformed_html_never_raises() -> None:
 
 
 def test_page_by_page_reader() -> None:
-    from tools.sources.generators.html.reader import read_html_page
+    from tools.sources.html.page import read_html_page
 
     text = (FIXTURE / "index.html").read_text()
     page = read_html_page("index.html", text, FIXTURE, BASE)
