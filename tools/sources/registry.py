@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.sources.generator import Generator, ReaderFn
-from tools.sources.generators import docusaurus, html, mintlify, mkdocs, plain, sphinx
+from tools.sources.generators import docusaurus, html, mdbook, mintlify, mkdocs, plain, sphinx
 from tools.sources.site import GeneratorRules, Site
 
 log = logging.getLogger(__name__)
@@ -28,6 +28,7 @@ GENERATORS: tuple[Generator, ...] = (
     sphinx.GENERATOR,
     docusaurus.GENERATOR,
     mintlify.GENERATOR,
+    mdbook.GENERATOR,
     html.GENERATOR,
     plain.GENERATOR,
 )
