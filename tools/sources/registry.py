@@ -17,7 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from tools.sources.generator import Generator, ReaderFn
-from tools.sources.generators import docusaurus, html, mdbook, mintlify, mkdocs, plain, sphinx
+from tools.sources.generators import (
+    docusaurus,
+    gitbook,
+    html,
+    mdbook,
+    mintlify,
+    mkdocs,
+    plain,
+    sphinx,
+)
 from tools.sources.site import GeneratorRules, Site
 
 log = logging.getLogger(__name__)
@@ -29,6 +38,7 @@ GENERATORS: tuple[Generator, ...] = (
     docusaurus.GENERATOR,
     mintlify.GENERATOR,
     mdbook.GENERATOR,
+    gitbook.GENERATOR,
     html.GENERATOR,
     plain.GENERATOR,
 )
