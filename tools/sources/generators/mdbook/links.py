@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tools.sources.hidden.invisible import strip_invisible
+from tools.sources.hidden.strip import strip_hidden
 from tools.sources.reading import may_include, note_read
 
 # mdBook's MAX_LINK_NESTED_DEPTH: an include inside an included file, and so on, this deep.
@@ -37,6 +39,8 @@ _ANCHOR_START_RE = re.compile(r"ANCHOR:\s*([\w-]+)")
 _ANCHOR_END_RE = re.compile(r"ANCHOR_END:\s*([\w-]+)")
 _NUMBER_RE = re.compile(r"\+?\d+")
 _FILE_TYPES = ("include", "rustdoc_include", "playground", "playpen")
+# A code fence's opening or closing line (in a block quote too).
+_FENCE_RE = re.compile(r"^(?:[ \t]*>[ \t]?)*[ \t]*(`{3,}|~{3,})(.*)$")
 
 
 @dataclass(frozen=True)
@@ -180,6 +184,26 @@ def _rendered(kind: str, target: str, props: list[str], text: str) -> str:
     return take_lines(text, taken)
 
 
+def _fenced_spans(text: str) -> list[tuple[int, int]]:
+    """Where the text's fenced code blocks are (character offsets, start to end)."""
+    spans: list[tuple[int, int]] = []
+    pos = start = 0
+    fence = ""
+    for line in text.split("\n"):
+        m = _FENCE_RE.match(line)
+        if fence:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                if not m.group(2).strip():
+                    spans.append((start, pos + len(line)))
+                    fence = ""
+        elif m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+            fence, start = m.group(1), pos
+        pos += len(line) + 1
+    if fence:
+        spans.append((start, len(text)))
+    return spans
+
+
 def _line_so_far(out: list[str]) -> str:
     """The text after the last line break of what is written so far (the directive's line)."""
     tail: list[str] = []
@@ -209,6 +233,7 @@ def _replace_all(
         return text
     out: list[str] = []
     pos = 0
+    code: list[tuple[int, int]] | None = None  # the fenced blocks, found when first needed
     for m in LINK_RE.finditer(text):
         whole = m.group(0)
         if whole.startswith("\\"):
@@ -246,6 +271,12 @@ def _replace_all(
             result,
             budget,
         )
+        if code is None:
+            code = _fenced_spans(text)
+        # Included text is page text: what a reader never sees goes, as from the page itself
+        # (`read_page` cleaned the page alone). Inside a code block it is code, shown as written.
+        in_code = any(start <= m.start() < end for start, end in code)
+        inner = strip_invisible(inner) if in_code else strip_hidden(inner)
         budget[0] -= len(inner)
         # The text before the directive on its line starts every included line (a directive
         # indented in a list item includes an indented block).

@@ -17,7 +17,6 @@ from tools.sources.generators.mdbook.ids import mdbook_id
 from tools.sources.generators.mdbook.links import IncludeFiles, expand_links
 from tools.sources.generators.mdbook.rules import MdBookRules
 from tools.sources.generators.mdbook.structure import chapter_structure
-from tools.sources.hidden.strip import strip_hidden
 from tools.sources.markdown.parse import parse_markdown
 from tools.sources.records import Page, Section
 from tools.sources.site import Site
@@ -45,11 +44,7 @@ def read_mdbook(rel: str, text: str, site: Site, root: Path, language: str) -> P
     rules = site.rules if isinstance(site.rules, MdBookRules) else MdBookRules()
     files = IncludeFiles(Path(rules.files_root or site.project_root or root))
     expanded = expand_links(text, (root / rel).parent, files)
-    body = expanded.text
-    if body != text:
-        # Included files are page text too: their hidden text goes as the page's did.
-        body = strip_hidden(body)
-    body = hide_code_lines(body, dict(rules.hidelines))
+    body = hide_code_lines(expanded.text, dict(rules.hidelines))
     slug = mdbook_id if site.slug == "mdbook" else slug_rule(site.slug)
     structure = chapter_structure(
         body, slug, rules.smart_punctuation, rules.definition_lists, rules.admonitions
