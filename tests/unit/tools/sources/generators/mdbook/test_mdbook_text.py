@@ -213,3 +213,16 @@ def test_admonitions_show_their_title() -> None:
     assert structure.text == "> **Warning**\n> Careful.\n"
     off = chapter_structure("> [!WARNING]\n> Careful.\n", mdbook_id, admonitions=False)
     assert "[!WARNING]" in off.text
+
+
+def test_included_text_is_cleaned_as_page_text(tmp_path: Path) -> None:
+    """What a reader never sees goes from an included fragment; in a code block it is code."""
+    book = _book(
+        tmp_path,
+        {"src/part.md": "Shown.<!-- unseen note -->\n<div hidden>Unseen text</div>\n"},
+    )
+    prose = expand_links("{{#include part.md}}", book / "src", IncludeFiles(book))
+    assert "Shown." in prose.text
+    assert "unseen" not in prose.text.lower()
+    code = expand_links("```md\n{{#include part.md}}\n```", book / "src", IncludeFiles(book))
+    assert "<!-- unseen note -->" in code.text
