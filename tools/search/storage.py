@@ -159,21 +159,39 @@ class IndexStore:
     commits, then see the whole new index at once: SQLite's own atomic swap (WAL mode).
     """
 
-    def __init__(self, db_path: Path) -> None:
-        db_path.parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, db_path: Path, read_only: bool = False) -> None:
         self.db_path = db_path
         self.lexical_root = lexical_root(db_path)
-        self.db = sqlite3.connect(str(db_path), check_same_thread=False, timeout=BUSY_TIMEOUT_S)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.read_only = read_only
+        if read_only:
+            # A published generation (tools/search/snapshot.py): never written, so opened
+            # without locks or a log, which shared and network storage do not offer.
+            self.db = sqlite3.connect(
+                f"file:{db_path}?mode=ro&immutable=1", uri=True, check_same_thread=False
+            )
+        else:
+            db_path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(str(db_path), check_same_thread=False, timeout=BUSY_TIMEOUT_S)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
         self._lexical: LexicalWriter | None = None
         self._inherit = True
-        self._init_schema()
+        if not read_only:
+            self._init_schema()
 
     def close(self) -> None:
         """Close the connection (a writer's, after its sync)."""
         self.db.close()
+
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the file and truncate it, after a sync.
+
+        Why: SQLite leaves the log at its largest size, and a build's log is as large as the
+        index it wrote (issue 34: disk ≈ 2× the data). A reader still in an older snapshot
+        only makes it wait for that reader (or leave the log for the next checkpoint).
+        """
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     @contextmanager
     def snapshot(self) -> Iterator[int]:

@@ -51,6 +51,7 @@ import numpy as np
 from tools.search import Document, snippet_prose
 from tools.search.embeddings import Embedder
 from tools.search.scoring import PRIOR_WEIGHT
+from tools.search.snapshot import follower, is_snapshot, read_only_uri
 from tools.search.storage import BUSY_TIMEOUT_S
 
 log = logging.getLogger(__name__)
@@ -359,25 +360,20 @@ class VectorStore:
     (a server's warm-up and `make index` set it; tests and scripts get a finished store).
     """
 
-    def __init__(self, path: Path, embedder: Embedder, read_only: bool = False) -> None:
+    def __init__(self, path: Path, embedder: Embedder) -> None:
         self.path = path
         self.embedder = embedder
-        self.read_only = read_only
         self.background = False
         self.coarse_pages: int | None = None  # None: COARSE_SHARE of the pages, within bounds
         self._lock = threading.RLock()  # the reader's view and connection
         self._write_lock = threading.Lock()  # one writer (thread) at a time in this process
-        if read_only:
-            self._db = sqlite3.connect(
-                f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False
-            )
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=BUSY_TIMEOUT_S)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-        self._files = _Vectors(path.with_suffix(""), embedder.dim)
-        if not read_only:
+        # In a published snapshot's folder (tools/search/snapshot.py) the store reads the
+        # current generation's copy, read-only, and moves to the next one when it is published.
+        self._follower = follower(path.parent) if is_snapshot(path.parent) else None
+        self.read_only = self._follower is not None
+        self._generation = ""
+        self._db, self._files = self._open()
+        if not self.read_only:
             self._init_schema()
         self._view: _View | None = None
         self._data_version: int | None = None
@@ -388,14 +384,44 @@ class VectorStore:
         self._pending_lock = threading.Condition()
         self.failure = ""
 
+    def _open(self) -> tuple[sqlite3.Connection, _Vectors]:
+        """The connection and vector files: the live ones, or the current generation's."""
+        if self._follower is not None:
+            self._generation = self._follower.current()
+            path = self._follower.path(self.path.name)
+            db = sqlite3.connect(read_only_uri(path), uri=True, check_same_thread=False)
+            return db, _Vectors(path.with_suffix(""), self.embedder.dim)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=BUSY_TIMEOUT_S)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        return db, _Vectors(self.path.with_suffix(""), self.embedder.dim)
+
+    def _follow(self) -> None:
+        """Open the snapshot's new generation when one was published (the caller holds _lock)."""
+        if self._follower is None or self._follower.current() == self._generation:
+            return
+        old_db, old_files = self._db, self._files
+        self._db, self._files = self._open()
+        old_db.close()
+        old_files.close()
+        self._view, self._data_version = None, None
+        log.info("section vectors %s: reading generation %s", self.path.name, self._generation)
+
     @classmethod
-    def beside(cls, index_file: Path, embedder: Embedder, read_only: bool = False) -> VectorStore:
+    def beside(cls, index_file: Path, embedder: Embedder) -> VectorStore:
         """The store that belongs to an index file (same folder, same name, own suffix)."""
-        return cls(index_file.with_name(index_file.stem + ".vectors.sqlite"), embedder, read_only)
+        return cls(index_file.with_name(index_file.stem + ".vectors.sqlite"), embedder)
 
     def files(self) -> list[Path]:
-        """The store's files (the SQLite file and the two vector files), for size reports."""
-        return [self.path, self._files.codes_path, self._files.scale_path]
+        """The store's files (the SQLite file, its log and the two vector files), for sizes."""
+        path = self._files.codes_path.with_suffix(".sqlite")
+        return [
+            path,
+            path.with_name(path.name + "-wal"),
+            self._files.codes_path,
+            self._files.scale_path,
+        ]
 
     # -- schema --------------------------------------------------------------------------------
 
@@ -443,6 +469,7 @@ class VectorStore:
     def keys(self) -> set[str]:
         """Pages that have vectors."""
         with self._lock:
+            self._follow()
             return {r[0] for r in self._db.execute("SELECT key FROM pages")}
 
     def __len__(self) -> int:
@@ -481,6 +508,8 @@ class VectorStore:
         if not self.background:
             with self._write_lock:
                 self._write_all(pages, stats)
+                if stats.pages or stats.removed:
+                    self.checkpoint()
             return stats
         head: list[Document] = []
         sections = 0
@@ -493,6 +522,8 @@ class VectorStore:
                 return stats
         with self._write_lock:
             self._write_all(iter(head), stats)
+            if stats.pages or stats.removed:
+                self.checkpoint()
         return stats
 
     def _write_all(self, pages: Iterator[Document], stats: VectorSyncStats) -> None:
@@ -747,6 +778,7 @@ class VectorStore:
 
     def _current(self) -> tuple[_View, int]:
         """The view, brought up to date with what was committed since (the caller holds _lock)."""
+        self._follow()
         if self._view is None:
             self._view = _View(self.embedder.dim)
         view = self._view
