@@ -165,7 +165,12 @@ def _copy_tree(source: Path, target: Path) -> None:
         folder = target / Path(dirpath).relative_to(source)
         folder.mkdir(parents=True, exist_ok=True)
         for name in files:
-            if not name.endswith(".lock"):
+            if name.endswith(".lock"):
+                # tantivy's readers take its meta lock file: there already, a reader creates
+                # nothing in the generation (its folder may still need to be writable for the
+                # lock itself, docs/deploy.md).
+                (folder / name).touch()
+            else:
                 _link_or_copy(Path(dirpath) / name, folder / name)
 
 
@@ -199,7 +204,10 @@ def publish(root: Path, indexes: Sequence[PublishedIndex]) -> str:
         lexical = int(row[0]) if row else 0
         if lexical:
             folder = f"g{lexical:08d}"
-            _copy_tree(index.lexical_root / folder, staging / index.lexical_root.name / folder)
+            target = staging / index.lexical_root.name / folder
+            _copy_tree(index.lexical_root / folder, target)
+            for meta in target.rglob("meta.json"):
+                (meta.parent / ".tantivy-meta.lock").touch()  # what a reader would create
         if index.vectors_path is not None and index.vectors_path.is_file():
             copy = _copy_sqlite(index.vectors_path, staging / index.vectors_path.name)
             try:
