@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from tools.artifacts import PageArtifact, SearchHitArtifact
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 from tools.search.embeddings import configured_embedder
+from tools.search.fusion import warming_note
 from tools.settings import SourceSettings
 from tools.sources.corpus import FolderCorpus, UrlRule, repo_prefix
 from tools.sources.corpus_language import description_note, weak_match_note
@@ -140,6 +141,7 @@ def create_docs_tools(corpus: Any, corpus_language: str = "English") -> list[Bas
             for h in hits
         ]
         note = weak_match_note(hits, query, corpus_language)
+        note = "\n".join(n for n in (note, warming_note(corpus, hits)) if n)
         live = [partial_note("docs", f"partly indexed: {cap}") for cap in caps]
         if problem:
             live.append(partial_note("docs", f"served from the cached copy: {problem}"))

@@ -20,6 +20,7 @@ from tools.artifacts import ArticleArtifact, SearchHitArtifact
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 from tools.search import Document, Hit
 from tools.search.embeddings import Embedder, configured_embedder
+from tools.search.fusion import warming_note
 from tools.settings import SourceSettings
 from tools.sources.corpus import SUFFIXES, FolderCorpus, UrlRule, repo_prefix
 from tools.sources.corpus_language import description_note, weak_match_note
@@ -190,6 +191,7 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
         except SourceUnavailable as exc:
             raise unavailable("kb", exc.reason) from exc
         note = weak_match_note(hits, query, corpus_language)
+        note = "\n".join(n for n in (note, warming_note(kb, hits)) if n)
         problem = getattr(kb, "sections_problem", None)
         if problem:
             partial = partial_note("kb", f"partly read: their sections did not load ({problem})")

@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from tools.search import Hit
 from tools.search.lexical import K1
@@ -140,3 +141,23 @@ def fuse(
                 )
             )
     return out
+
+
+def warming_note(source: Any, hits: Sequence[Hit]) -> str:
+    """One line for a search whose vector side is still being built, else "".
+
+    Said only when the ranking was weak (the vectors would have been read: a question in
+    another language, most often), so the model knows why such a question may find little now.
+    """
+    vectors: Any = getattr(source, "vectors", None)
+    warming = getattr(vectors, "warming", None)
+    if vectors is None or not callable(warming) or not warming():
+        return ""
+    weight = lexical_weight(hits)
+    if weight is not None and weight >= 1.0:
+        return ""
+    done, total = vectors.page_count(), len(source.index)
+    return (
+        f"Note: search by meaning (for questions in other languages) is still warming up "
+        f"({done} of {total} pages so far); results may be incomplete, try again shortly."
+    )

@@ -211,10 +211,10 @@ def publish(root: Path, indexes: Sequence[PublishedIndex]) -> str:
         if index.vectors_path is not None and index.vectors_path.is_file():
             copy = _copy_sqlite(index.vectors_path, staging / index.vectors_path.name)
             try:
-                meta = dict(copy.execute("SELECT k, v FROM meta").fetchall())
+                stored = dict(copy.execute("SELECT k, v FROM meta").fetchall())
             finally:
                 copy.close()
-            slots, dim = int(meta.get("slots") or 0), int(meta.get("dim") or 0)
+            slots, dim = int(stored.get("slots") or 0), int(stored.get("dim") or 0)
             base = index.vectors_path.with_suffix("")
             for suffix, width in ((".i8", dim), (".scale", 4)):
                 source = base.with_name(base.name + suffix)

@@ -12,6 +12,7 @@ import pytest
 
 from tests.fixtures.fake_embedder import FakeEmbedder
 from tools.build_index import wait_for_vectors
+from tools.docs import create_docs_tools
 from tools.search import Document
 from tools.search.fusion import lexical_weight
 from tools.search.vectors import (
@@ -176,6 +177,13 @@ def test_lexical_first_then_vectors_fill_in_behind(tmp_path: Path, index_dir: Pa
     weak = corpus.search("Jak przesyłać strumieniowo tokeny?", 3)
     assert lexical_weight(weak) is not None
     assert not corpus.vectors.wait(timeout=0.05)
+    search_docs = create_docs_tools(corpus)[0]
+    out = search_docs.invoke(
+        {"query": "Jak przesyłać strumieniowo tokeny?", "feedback_to_user": ""}
+    )
+    assert "still warming up (0 of" in out  # the tool tells the model, in one line
+    out = search_docs.invoke({"query": "stream tokens quuxaah", "feedback_to_user": ""})
+    assert "warming" not in out  # a confident ranking never needed the vectors
     embedder.release.set()
     bars: list[tuple[int, int]] = []
     sources: Any = type("S", (), {"docs": corpus, "kb": None})()
@@ -183,6 +191,10 @@ def test_lexical_first_then_vectors_fill_in_behind(tmp_path: Path, index_dir: Pa
     assert not corpus.vectors.warming() and corpus.vectors.page_count() == pages
     assert bars[-1] == (pages, pages)
     assert corpus.search("Jak przesyłać strumieniowo tokeny?", 3)
+    out = search_docs.invoke(
+        {"query": "Jak przesyłać strumieniowo tokeny?", "feedback_to_user": ""}
+    )
+    assert "warming" not in out
 
 
 def test_a_stopped_background_build_resumes_where_it_stopped(
