@@ -294,7 +294,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     sources = load_sources(settings)
     if args.refresh:
-        return refresh_now(sources)
+        code = refresh_now(sources)
+        if code == 0 and args.publish is not None:
+            wait_for_vectors(sources)
+            print(f"published generation {publish_snapshot(sources, args.publish)}")
+        return code
     if not indexed_sources(sources):
         print("No docs or KB folder is configured or present: nothing to index.", file=sys.stderr)
         return 1
