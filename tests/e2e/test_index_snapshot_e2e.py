@@ -66,13 +66,16 @@ def replicas(
 ) -> Iterator[tuple[AegraStack, dict[str, str]]]:
     settings = {
         "DOCS_AGENT_DOCS_DIR": str(layout["docs"]),
+        "DOCS_AGENT_DOCS_BASE_URL": "https://docs.example.com",
         "DOCS_AGENT_KB_DIR": str(layout["kb"]),
         "DOCS_AGENT_EMBEDDINGS": "off",
         "DOCS_AGENT_CODE_ROOTS": "",
     }
-    writer_env = {
-        k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")
-    } | settings | {"DOCS_AGENT_INDEX_DIR": str(layout["live"]), "DOCS_AGENT_MODEL": ""}
+    writer_env = (
+        {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+        | settings
+        | {"DOCS_AGENT_INDEX_DIR": str(layout["live"]), "DOCS_AGENT_MODEL": ""}
+    )
     publish(writer_env, layout["snapshot"])
     stack = AegraStack(
         tmp_path / "stack",
@@ -112,7 +115,7 @@ def test_two_aegra_replicas_follow_one_snapshot_without_restart(
         return list(await asyncio.gather(*(sources_of(u, QUESTION) for u in urls)))
 
     first = asyncio.run(ask_all())
-    assert all(not cites(s, "zorblat.md") for s in first), first
+    assert all(not cites(s, "https://docs.example.com/zorblat") for s in first), first
     # Replicas read the snapshot, they never write it: no lock, log or index of their own.
     assert sorted(p.name for p in layout["snapshot"].rglob("*")) == before
 
@@ -120,5 +123,6 @@ def test_two_aegra_replicas_follow_one_snapshot_without_restart(
     generation = publish(writer_env, layout["snapshot"])
     assert generation == "g000002"
     second = asyncio.run(ask_all())
-    assert all(cites(s, "zorblat.md") for s in second), second
+    assert all(cites(s, "https://docs.example.com/zorblat") for s in second), second
+
     assert all(p.proc.poll() is None for p in stack.processes)  # the same processes
