@@ -224,13 +224,20 @@ class _View:
         self.total = np.zeros(dim, np.float64)
         self.sections = 0
 
+    def reserve(self, rows: int) -> None:
+        """Room for `rows` rows: exactly that many when the view is empty (a first load)."""
+        if rows > len(self.unit) and not self.keys:
+            self.unit = np.zeros((rows, self.dim), np.float32)
+            self.norm = np.zeros(rows, np.float64)
+            self.alive = np.zeros(rows, bool)
+
     def _grow(self, rows: int) -> None:
         have = len(self.keys)
         if rows <= have:
             return
         capacity = len(self.unit)
         if rows > capacity:
-            size = max(rows, capacity * 2, 64)
+            size = max(rows, capacity + capacity // 4, 64)  # a quarter more: room for new pages
             unit = np.zeros((size, self.dim), np.float32)
             unit[:capacity] = self.unit
             norm = np.zeros(size, np.float64)
@@ -823,6 +830,8 @@ class VectorStore:
                         "SELECT row FROM dropped WHERE version > ?", (view.version,)
                     )
                 ]
+                if rows:
+                    view.reserve(max(r[0] for r in rows) + 1)  # a first load: exactly its rows
                 view.apply(rows, dropped, version)
         finally:
             db.commit()
