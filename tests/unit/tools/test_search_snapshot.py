@@ -5,7 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.fixtures.fake_embedder import FakeEmbedder
+from tools import build_index
 from tools.build_index import disk_bytes, index_files, publish_snapshot, size_report
 from tools.search.snapshot import (
     CURRENT,
@@ -15,6 +18,7 @@ from tools.search.snapshot import (
     is_snapshot,
     prune,
 )
+from tools.settings import SourceSettings
 from tools.sources.corpus import FolderCorpus, UrlRule
 
 PAGES = {
@@ -108,3 +112,28 @@ def test_a_sync_leaves_no_write_ahead_log_and_sizes_are_reported(tmp_path: Path)
     assert 0 < total <= data
     (line,) = size_report(Sources(source))  # type: ignore[arg-type]
     assert line.startswith("docs: 2 pages,") and "KB/page" in line and "vectors" in line
+
+
+def test_make_index_publishes_and_reports_size_per_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = tmp_path / "docs"
+    write(docs, PAGES)
+    settings = SourceSettings.from_env(
+        {
+            "DOCS_AGENT_DOCS_DIR": str(docs),
+            "DOCS_AGENT_KB_DIR": "",
+            "DOCS_AGENT_CODE_ROOTS": "",
+            "DOCS_AGENT_INDEX_DIR": str(tmp_path / "live"),
+            "DOCS_AGENT_EMBEDDINGS": "off",
+        }
+    )
+    monkeypatch.setattr(build_index.SourceSettings, "from_env", classmethod(lambda cls: settings))
+    snap = tmp_path / "snap"
+    assert build_index.main(["--quiet", "--publish", str(snap)]) == 0
+    out = capsys.readouterr().out
+    assert "docs: 2 pages," in out and "KB/page" in out
+    assert "published generation g000001" in out and current_generation(snap) == "g000001"
+    # Publishing into the live index folder itself would make it a read-only snapshot.
+    assert build_index.main(["--quiet", "--publish", str(tmp_path / "live")]) == 1
+    assert "other than DOCS_AGENT_INDEX_DIR" in capsys.readouterr().err
