@@ -85,6 +85,8 @@ INLINE_SECTIONS = 512
 COARSE_SHARE = 0.1
 COARSE_MIN = 200
 COARSE_MAX = 2_000
+# Times a batch is embedded again when the texts it counted on were dropped meanwhile.
+WRITE_TRIES = 3
 # A batch is split over several embedding threads only when each gets at least this many.
 MIN_TEXTS_PER_THREAD = 32
 # A background build logs its progress every this many pages.
@@ -397,6 +399,7 @@ class VectorStore:
         self._jobs: queue.Queue[Iterator[Document] | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._pending = 0  # jobs queued or running
+        self._fresh: set[str] = set()  # pages a sync wrote while a job was pending
         self._pending_lock = threading.Condition()
         self.failure = ""
 
@@ -517,15 +520,15 @@ class VectorStore:
             return stats
         gone = list(dict.fromkeys(removed))
         if gone:
+            self._mark_fresh(gone)
             with self._write_lock:
                 self._drop_pages(gone)
             stats.removed = len(gone)
         pages = iter(changed)
         if not self.background:
-            with self._write_lock:
-                self._write_all(pages, stats)
-                if stats.pages or stats.removed:
-                    self.checkpoint()
+            self._write_all(pages, stats)
+            if stats.pages or stats.removed:
+                self.checkpoint()
             return stats
         head: list[Document] = []
         sections = 0
@@ -536,24 +539,43 @@ class VectorStore:
                 self._enqueue(chain(head, pages))
                 stats.queued = True
                 return stats
-        with self._write_lock:
-            self._write_all(iter(head), stats)
-            if stats.pages or stats.removed:
-                self.checkpoint()
+        self._mark_fresh([doc.key for doc in head])
+        self._write_all(iter(head), stats)
+        if stats.pages or stats.removed:
+            self.checkpoint()
         return stats
 
-    def _write_all(self, pages: Iterator[Document], stats: VectorSyncStats) -> None:
-        """Embed and write pages in batches of about BATCH_TEXTS unseen texts (writer locked)."""
+    def _mark_fresh(self, keys: list[str]) -> None:
+        """Pages written (or dropped) here while a background build runs: it must not redo them.
+
+        The builder may hold a page read before this sync changed it; writing that copy after
+        this sync's would put the old sections back.
+        """
+        with self._pending_lock:
+            if self._pending:
+                self._fresh.update(keys)
+
+    def _write_all(
+        self, pages: Iterator[Document], stats: VectorSyncStats, background: bool = False
+    ) -> None:
+        """Embed and write pages in batches of about BATCH_TEXTS unseen texts.
+
+        The writer's lock is taken per batch, so a small sync (one changed page) is written
+        between two batches of a background build rather than after all of them. In the
+        `background` builder, pages a sync wrote meanwhile are skipped (`_mark_fresh`).
+        """
         batch: list[tuple[Document, list[SectionText]]] = []
         texts = 0
         started = time.perf_counter()
         logged = 0
         for doc in pages:
+            if background and doc.key in self._fresh:
+                continue
             sections = section_texts(doc)
             batch.append((doc, sections))
             texts += len(sections)
             if texts >= BATCH_TEXTS:
-                self._write_batch(batch, stats)
+                self._write_batch(batch, stats, background)
                 batch, texts = [], 0
                 if self.background and stats.pages - logged >= LOG_EVERY_PAGES:
                     logged = stats.pages
@@ -567,7 +589,7 @@ class VectorStore:
                         time.perf_counter() - started,
                     )
         if batch:
-            self._write_batch(batch, stats)
+            self._write_batch(batch, stats, background)
 
     def _embed(self, texts: list[str]) -> np.ndarray[Any, Any]:
         """Vectors of a batch's texts, split over `embed_threads` threads when it is large.
@@ -597,23 +619,55 @@ class VectorStore:
         return found
 
     def _write_batch(
-        self, batch: list[tuple[Document, list[SectionText]]], stats: VectorSyncStats
+        self,
+        batch: list[tuple[Document, list[SectionText]]],
+        stats: VectorSyncStats,
+        background: bool = False,
     ) -> None:
-        """Embed a batch's unseen texts (outside any transaction), then write its pages."""
-        digests = {_digest(s.text): s.text for _, sections in batch for s in sections}
-        with self._lock:
-            known = self._known_slots(list(digests))
-        fresh = [(d, t) for d, t in digests.items() if d not in known]
-        vectors = self._embed([t for _, t in fresh])
-        codes, scale = quantize(vectors)
+        """Embed a batch's unseen texts (no lock held), then write its pages in one transaction.
+
+        Embedding happens outside the writer's lock, so a small sync waits for no batch's
+        encoding. Should another writer have dropped a text this batch counted on meanwhile
+        (the last page holding it went), the batch is embedded again (at most `WRITE_TRIES`).
+        """
+        for _ in range(WRITE_TRIES):
+            if background:
+                batch = [(doc, secs) for doc, secs in batch if doc.key not in self._fresh]
+            digests = {_digest(s.text): s.text for _, sections in batch for s in sections}
+            with self._lock:
+                known = self._known_slots(list(digests))
+            fresh = [(d, t) for d, t in digests.items() if d not in known]
+            codes, scale = quantize(self._embed([t for _, t in fresh]))
+            with self._write_lock:
+                if background:
+                    batch = [(doc, secs) for doc, secs in batch if doc.key not in self._fresh]
+                if self._write_embedded(batch, fresh, codes, scale, stats):
+                    return
+        raise RuntimeError(f"{self.path.name}: texts dropped under a batch {WRITE_TRIES} times")
+
+    def _write_embedded(
+        self,
+        batch: list[tuple[Document, list[SectionText]]],
+        fresh: list[tuple[bytes, str]],
+        codes: np.ndarray[Any, Any],
+        scale: np.ndarray[Any, Any],
+        stats: VectorSyncStats,
+    ) -> bool:
+        """Write a batch whose unseen texts are embedded (the writer's lock held); False: retry."""
+        needed = list(dict.fromkeys(_digest(s.text) for _, sections in batch for s in sections))
         with self._lock:
             db = self._db
             db.execute("BEGIN IMMEDIATE")
             try:
                 version = int(self._meta("version")) + 1
                 # Another process may have stored some of them meanwhile: theirs are kept.
-                known = self._known_slots(list(digests))
-                new_rows = [i for i, (d, _) in enumerate(fresh) if d not in known]
+                known = self._known_slots(needed)
+                embedded = {d for d, _ in fresh}
+                if any(d not in known and d not in embedded for d in needed):
+                    db.rollback()
+                    return False
+                wanted = set(needed)
+                new_rows = [i for i, (d, _) in enumerate(fresh) if d not in known and d in wanted]
                 first = int(self._meta("slots"))
                 for n, i in enumerate(new_rows):
                     known[fresh[i][0]] = first + n
@@ -634,7 +688,8 @@ class VectorStore:
                 raise
             db.commit()
         stats.embedded += len(fresh)
-        stats.reused += len(digests) - len(fresh)
+        stats.reused += len(needed) - len(fresh)
+        return True
 
     def _write_page(
         self,
@@ -744,9 +799,8 @@ class VectorStore:
             stats = VectorSyncStats()
             start = time.perf_counter()
             try:
-                with self._write_lock:
-                    self._write_all(pages or iter(()), stats)
-                    self.checkpoint()
+                self._write_all(pages or iter(()), stats, background=True)
+                self.checkpoint()
                 self.failure = ""
                 log.info(
                     "section vectors %s ready: %d pages, %d texts embedded, %d reused in %.1fs",
@@ -762,6 +816,8 @@ class VectorStore:
             finally:
                 with self._pending_lock:
                     self._pending -= 1
+                    if not self._pending:
+                        self._fresh.clear()
                     self._pending_lock.notify_all()
 
     def warming(self) -> bool:

@@ -48,7 +48,7 @@ class SlowEmbedder(FakeEmbedder):
         self.fail_after: int | None = None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray[Any, Any]:
-        if len(texts) > 1:
+        if len(texts) > 50:  # a background build's batches, not one page's texts
             self.release.wait(30)
             if self.fail_after is not None and len(self.calls) >= self.fail_after:
                 raise RuntimeError("encoder stopped")
@@ -220,3 +220,49 @@ def test_a_stopped_background_build_resumes_where_it_stopped(
     assert reopened.vectors is not None and reopened.vectors.page_count() == pages
     # Only what was not stored is embedded: together exactly one build's (distinct) texts.
     assert first + again.embedded == len(reopened.vectors) == reopened.vectors.slot_count()
+
+
+def test_a_page_changed_during_a_background_build_is_not_overwritten(
+    tmp_path: Path, index_dir: Path
+) -> None:
+    """A server's one changed page waits for no batch, and the build does not put it back."""
+    pages = INLINE_SECTIONS // 3 + 20
+    big_folder(tmp_path / "docs", pages)
+    embedder = SlowEmbedder()
+    embedder.release.set()
+    corpus = FolderCorpus(tmp_path / "docs", "docs", index_dir, UrlRule(), embedder=embedder)
+    assert corpus.vectors is not None
+    corpus.vectors.background = True
+    corpus.sync()
+    assert corpus.vectors.wait(timeout=60)
+    # A release edits every page: a background build, held in its first batch.
+    embedder.release.clear()
+    for path in sorted((tmp_path / "docs").iterdir()):
+        path.write_text(path.read_text().replace("# Page", "# Release page"))  # every text
+    corpus.sync()
+    assert corpus.vectors.warming()
+    key = "p000.md"  # in the batch the build holds, read before this change
+    (tmp_path / "docs" / key).write_text(
+        "# Zorblat\n\n## Zorblat caching\n\nCache zorblat answers.\n"
+    )
+    done = threading.Event()
+
+    def change() -> None:
+        corpus.sync()
+        done.set()
+
+    threading.Thread(target=change, daemon=True).start()
+    assert done.wait(30)  # while the build's first batch is still held
+
+    def heading() -> Any:
+        assert corpus.vectors is not None
+        return corpus.vectors._db.execute(
+            "SELECT heading FROM secs WHERE page=? AND ord=1", (key,)
+        ).fetchone()
+
+    assert corpus.vectors.warming() and heading() == ("Zorblat caching",)
+    embedder.release.set()
+    assert corpus.vectors.wait(timeout=60) and not corpus.vectors.failure
+    assert heading() == ("Zorblat caching",)  # the build's older copy was not written
+    sim = corpus.vectors.similarity("zorblat caching", [key])
+    assert sim is not None and sim.section(key) == 1
