@@ -15,6 +15,7 @@ from tools.build_index import wait_for_vectors
 from tools.docs import create_docs_tools
 from tools.search import Document
 from tools.search.fusion import lexical_weight
+from tools.search.records import Section  # where the records module takes it from
 from tools.search.vectors import (
     INLINE_SECTIONS,
     VectorStore,
@@ -23,7 +24,6 @@ from tools.search.vectors import (
     section_texts,
 )
 from tools.sources.corpus import FolderCorpus, UrlRule
-from tools.sources.mdx import Section
 
 
 def page(key: str, title: str, *sections: tuple[str, str]) -> Document:
