@@ -32,6 +32,7 @@ Then the growth exponent of each figure: the slope of log(figure) over log(pages
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -525,8 +526,12 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(s) for s in args.sizes.split(",") if s]
     base_sizes = [int(s) for s in (args.baseline_sizes or args.sizes).split(",") if s]
     results: dict[str, list[dict[str, Any]]] = {}
-    with tempfile.TemporaryDirectory(prefix="scale-", dir=args.keep) as tmp:
-        scratch = Path(tmp)
+    with contextlib.ExitStack() as stack:
+        if args.keep:  # built corpora and indexes stay there, for a look or a profile
+            args.keep.mkdir(parents=True, exist_ok=True)
+            scratch = Path(tempfile.mkdtemp(prefix="scale-", dir=args.keep))
+        else:
+            scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="scale-")))
         sides = [("ours", ROOT, sizes)]
         if args.baseline:
             sides.insert(0, (args.baseline, baseline_tree(args.baseline, scratch), base_sizes))
