@@ -9,7 +9,7 @@ export LANGGRAPH_CLI_NO_ANALYTICS ?= 1
 export LANGGRAPH_NO_VERSION_CHECK ?= true
 export LANGSMITH_TRACING ?= false
 
-.PHONY: report install dev test test-unit test-e2e lint format bench diagrams clean index refresh aegra aegra-install aegra-if-possible bench-aegra
+.PHONY: report install dev test test-unit test-e2e lint format bench bench-scale diagrams clean index refresh aegra aegra-install aegra-if-possible bench-aegra
 
 # Aegra (the open-source engine on PostgreSQL + Redis, docs/deploy.md) needs Python >= 3.12 and gets
 # its own environment; the package itself stays 3.11-compatible. PY312 overrides the interpreter.
@@ -85,6 +85,10 @@ bench: install  ## one table for every corpus of bench/corpora.toml (search, lan
 	$(PY) bench/corpora_report.py
 	$(PY) bench/search_speed.py --corpus ../shared/corpus
 	$(PY) bench/catalog_budget.py
+
+SIZES ?= 5000,20000,50000
+bench-scale: install  ## the index at 5k / 20k / 50k pages beside a plain tantivy whole-page index (SIZES=5000,20000 to choose; takes long)
+	nice -n 19 $(PY) bench/scale.py --sizes $(SIZES)
 
 bench-aegra: install aegra-install  ## TTFT on Aegra (2 processes) vs langgraph dev, same run, offline model
 	$(PY) -m bench.load --engines dev,aegra --clients 50 --skip-restart --model offline

@@ -1,13 +1,18 @@
 """Build the docs and KB search indexes before the first question: from the CLI, or at server start.
 
     python -m tools.build_index             # `make index`: a progress bar per source, then a summary
+    python -m tools.build_index --publish DIR   # the same, then a snapshot every replica reads
     python -m tools.build_index --refresh   # `make refresh`: re-check the live sources now
 
 Every command reads the same settings: the environment and `.env` (tools/settings.py), as the
 server does, so `make index` builds the index of the sources the server is configured with.
 
 The indexes live on disk (`DOCS_AGENT_INDEX_DIR`) and are brought up to date incrementally, so a
-prebuilt one is only checked (file sizes and times) when a server opens it. When a server process
+prebuilt one is only checked (file sizes and times) when a server opens it. Lexical first: every
+source's lexical index is built before any section vectors are embedded (their own progress bar
+follows), and a server answers from the lexical index while its vectors fill in behind.
+`--publish DIR` writes the built index as a new generation of a snapshot folder that any number
+of servers open read-only with `DOCS_AGENT_INDEX_DIR=DIR` (tools/search/snapshot.py). When a server process
 loads the graphs, `warm_up()` starts the same build in a background thread, so the build runs
 while the server starts rather than inside a user's first run; a question that arrives before it
 finishes waits for that build (it never starts a second one). `DOCS_AGENT_WARM_UP=false` turns
@@ -26,6 +31,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
 from typing import Any, TextIO
 
 from tools import Sources, load_sources
@@ -80,6 +87,10 @@ def _warm(sources: Sources | None) -> None:
     try:
         sources = sources or load_sources()
         indexed = indexed_sources(sources)
+        for _, backend in indexed:
+            vectors = getattr(backend, "vectors", None)
+            if vectors is not None:
+                vectors.background = True  # lexical first: vectors fill in behind
         for name, backend in indexed:
             backend.load_lexical()
             log.info("%s index ready", name)
@@ -158,11 +169,102 @@ class ProgressBar:
 def build(
     sources: Sources, progress: Callable[[str], Callable[[int, int], None]] | None = None
 ) -> dict[str, Any]:
-    """Bring every local index up to date now; the sync statistics by source name."""
-    return {
-        name: backend.sync(progress(name) if progress else None)
-        for name, backend in indexed_sources(sources)
-    }
+    """Bring every local index up to date now; the sync statistics by source name.
+
+    Every lexical index first, then the section vectors of each (`wait_for_vectors`).
+    """
+    indexed = indexed_sources(sources)
+    for _, backend in indexed:
+        vectors = getattr(backend, "vectors", None)
+        if vectors is not None:
+            vectors.background = True
+    stats = {name: backend.sync(progress(name) if progress else None) for name, backend in indexed}
+    wait_for_vectors(sources, progress)
+    return stats
+
+
+def wait_for_vectors(
+    sources: Sources, progress: Callable[[str], Callable[[int, int], None]] | None = None
+) -> None:
+    """Wait for every source's background vector build, showing pages with vectors / pages."""
+    for name, backend in indexed_sources(sources):
+        vectors = getattr(backend, "vectors", None)
+        if vectors is None:
+            continue
+        bar = progress(f"{name}+v") if progress else None
+        total = len(backend.index)
+        while not vectors.wait(timeout=1.0):
+            if bar is not None:
+                bar(min(vectors.page_count(), total), total)
+        if bar is not None and total:
+            bar(total, total)
+        if vectors.failure:
+            raise RuntimeError(f"{name} section vectors: {vectors.failure}")
+
+
+def index_files(backend: Any) -> list[Path]:
+    """The files and folders an indexed source keeps on disk (lexical index, vectors)."""
+    files: list[Path] = list(backend.index.files())
+    vectors = getattr(backend, "vectors", None)
+    if vectors is not None:
+        files += vectors.files()
+    return files
+
+
+def disk_bytes(paths: list[Path]) -> int:
+    """Bytes on disk of files and folders (hard links inside a folder counted once)."""
+    seen: set[tuple[int, int]] = set()
+    total = 0
+    for path in paths:
+        for item in [path] if path.is_file() else (path.rglob("*") if path.is_dir() else []):
+            try:
+                st = item.stat()
+            except OSError:
+                continue
+            if item.is_file() and (st.st_dev, st.st_ino) not in seen:
+                seen.add((st.st_dev, st.st_ino))
+                total += st.st_size
+    return total
+
+
+def size_report(sources: Sources) -> list[str]:
+    """One line per indexed source: pages, bytes on disk in all and per page."""
+    lines = []
+    for name, backend in indexed_sources(sources):
+        pages = len(backend.index)
+        lexical = disk_bytes(list(backend.index.files()))
+        vectors = getattr(backend, "vectors", None)
+        vector_bytes = disk_bytes(vectors.files()) if vectors is not None else 0
+        total = lexical + vector_bytes
+        per_page = total / pages / 1024 if pages else 0.0
+        lines.append(
+            f"{name}: {pages} pages, {total / 1e6:.1f} MB on disk ({per_page:.1f} KB/page:"
+            f" lexical {lexical / 1e6:.1f} MB, vectors {vector_bytes / 1e6:.1f} MB)"
+        )
+    return lines
+
+
+def publish_snapshot(sources: Sources, root: Path) -> str:
+    """Publish the built indexes as a new generation of the snapshot folder `root`; its name."""
+    from tools.search.snapshot import PublishedIndex, publish
+    from tools.search.storage import build_lock, lexical_root
+
+    entries = []
+    for name, backend in indexed_sources(sources):
+        vectors = getattr(backend, "vectors", None)
+        entries.append(
+            PublishedIndex(
+                name,
+                backend.index.db_path,
+                lexical_root(backend.index.db_path),
+                vectors.path if vectors is not None else None,
+                len(backend.index),
+            )
+        )
+    with ExitStack() as stack:
+        for entry in entries:
+            stack.enter_context(build_lock(entry.db_path))
+        return publish(root, entries)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,11 +276,25 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="re-check the live sources (llms.txt site, help center) now, conditional requests",
     )
+    parser.add_argument(
+        "--publish",
+        type=Path,
+        metavar="DIR",
+        help="then write the index as a new generation of the snapshot folder DIR, which "
+        "servers open read-only with DOCS_AGENT_INDEX_DIR=DIR (docs/deploy.md)",
+    )
     args = parser.parse_args(argv)
     settings = SourceSettings.from_env()
+    if args.publish is not None and args.publish.resolve() == settings.index_dir.resolve():
+        print("--publish needs a folder other than DOCS_AGENT_INDEX_DIR.", file=sys.stderr)
+        return 1
     sources = load_sources(settings)
     if args.refresh:
-        return refresh_now(sources)
+        code = refresh_now(sources)
+        if code == 0 and args.publish is not None:
+            wait_for_vectors(sources)
+            print(f"published generation {publish_snapshot(sources, args.publish)}")
+        return code
     if not indexed_sources(sources):
         print("No docs or KB folder is configured or present: nothing to index.", file=sys.stderr)
         return 1
@@ -201,7 +317,12 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    for line in size_report(sources):
+        print(line)
     print(f"index ready in {time.perf_counter() - start:.1f}s at {settings.index_dir}")
+    if args.publish is not None:
+        name = publish_snapshot(sources, args.publish)
+        print(f"published generation {name} in {args.publish}")
     return 0
 
 

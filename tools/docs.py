@@ -15,6 +15,7 @@ from tools.presentation.failures import partial_note, unavailable
 from tools.presentation.render import render_document_parts, render_hits
 from tools.presentation.site_links import hit_snippets, page_links, source_links
 from tools.search.embeddings import configured_embedder
+from tools.search.fusion import warming_note
 from tools.settings import SourceSettings
 from tools.sources.contract import DocsSource, ReportsStatus
 from tools.sources.corpus import FolderCorpus, UrlRule, repo_prefix
@@ -140,6 +141,7 @@ def create_docs_tools(corpus: DocsSource, corpus_language: str = "English") -> l
             for h in hits
         ]
         note = weak_match_note(hits, query, corpus_language)
+        note = "\n".join(n for n in (note, warming_note(corpus, hits)) if n)
         live = [partial_note("docs", f"partly indexed: {cap}") for cap in caps]
         if problem:
             live.append(partial_note("docs", f"served from the cached copy: {problem}"))

@@ -24,6 +24,7 @@ from tools.presentation.render import render_document_parts
 from tools.presentation.site_links import hit_snippets, page_links, source_links
 from tools.search import Hit
 from tools.search.embeddings import Embedder, configured_embedder
+from tools.search.fusion import warming_note
 from tools.settings import SourceSettings
 from tools.sources.contract import KnowledgeBase
 from tools.sources.corpus import SUFFIXES, FolderCorpus, UrlRule, repo_prefix
@@ -175,6 +176,7 @@ def create_kb_tools(kb: KnowledgeBase, corpus_language: str = "English") -> list
         except SourceUnavailable as exc:
             raise unavailable("kb", exc.reason) from exc
         note = weak_match_note(hits, query, corpus_language)
+        note = "\n".join(n for n in (note, warming_note(kb, hits)) if n)
         problem = getattr(kb, "sections_problem", None)
         if problem:
             partial = partial_note("kb", f"partly read: their sections did not load ({problem})")

@@ -18,6 +18,9 @@ Modules, in the order a page travels:
   query's word pairs; `snippets`.
 - `index`: `SearchIndex`, storage and scoring behind one lock; `merge`: one ranking from
   several indexes' calibrated scores.
+- `vectors`, `embeddings`, `fusion`: section vectors (int8, memory-mapped, one page row per
+  page, built behind the lexical index) and their fusion with a weak lexical ranking.
+- `snapshot`: published, immutable generations of all of it, read by any number of replicas.
 """
 
 from tools.search.analysis import MAX_INDEXED_CHARS

@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from tools.search import Hit
 from tools.search.lexical import K1
@@ -103,26 +104,23 @@ def fuse(
     weight = lexical_weight(hits)
     if vectors is None or weight is None or weight >= 1.0 or not query.strip():
         return list(hits[:limit])
-    sim = vectors.similarity(query)
+    sim = vectors.similarity(query, [h.key for h in hits])
     if sim is None:
         return list(hits[:limit])
-    position = {key: i for i, key in enumerate(sim.keys)}
-    fused: dict[str, tuple[float, Hit | None, int]] = {}
+    fused: dict[str, tuple[float, Hit | None]] = {}
     for lexical in hits:
-        i = position.get(lexical.key, -1)
-        evidence = sim.evidence(i) if i >= 0 else 0.0
+        evidence = sim.evidence(lexical.key)
         score = weight * (lexical.calibrated or 0.0) + (1.0 - weight) * GATE * evidence
-        fused[lexical.key] = (score, lexical, i)
+        fused[lexical.key] = (score, lexical)
     wanted = set(collections) if collections else None
-    for i in sim.top(VECTOR_CANDIDATES, wanted):
-        key = sim.keys[i]
+    for key in sim.top(VECTOR_CANDIDATES, wanted):
         if key not in fused:
-            fused[key] = ((1.0 - weight) * GATE * sim.evidence(i), None, i)
+            fused[key] = ((1.0 - weight) * GATE * sim.evidence(key), None)
     order = sorted(fused.items(), key=lambda kv: -kv[1][0])[:limit]
-    new = [i for _, (_, hit, i) in order if hit is None]
+    new = [key for key, (_, hit) in order if hit is None]
     described = {info.key: (info, sec) for info, sec in vectors.describe(sim, new)}
     out: list[Hit] = []
-    for key, (score, hit, _) in order:
+    for key, (score, hit) in order:
         if score <= 0:
             continue
         if hit is not None:
@@ -143,3 +141,23 @@ def fuse(
                 )
             )
     return out
+
+
+def warming_note(source: Any, hits: Sequence[Hit]) -> str:
+    """One line for a search whose vector side is still being built, else "".
+
+    Said only when the ranking was weak (the vectors would have been read: a question in
+    another language, most often), so the model knows why such a question may find little now.
+    """
+    vectors: Any = getattr(source, "vectors", None)
+    warming = getattr(vectors, "warming", None)
+    if vectors is None or not callable(warming) or not warming():
+        return ""
+    weight = lexical_weight(hits)
+    if weight is not None and weight >= 1.0:
+        return ""
+    done, total = vectors.page_count(), len(source.index)
+    return (
+        f"Note: search by meaning (for questions in other languages) is still warming up "
+        f"({done} of {total} pages so far); results may be incomplete, try again shortly."
+    )

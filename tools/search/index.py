@@ -29,6 +29,7 @@ from tools.search.scoring import (
     bm25_anchors,
     rank_pages,
 )
+from tools.search.snapshot import follower, is_snapshot
 from tools.search.snippets import snippet
 from tools.search.storage import IndexStore, build_lock
 from tools.text import index_terms
@@ -57,10 +58,46 @@ class SearchIndex:
     def __init__(self, db_path: Path) -> None:
         self.db_path = db_path
         self._lock = threading.RLock()
-        self._store = IndexStore(db_path)
+        # A published snapshot's folder (tools/search/snapshot.py): this index reads the
+        # current generation's copy, read-only, and moves to the next one when it is published.
+        self._follower = follower(db_path.parent) if is_snapshot(db_path.parent) else None
+        self._generation = self._follower.current() if self._follower else ""
+        self._store = (
+            IndexStore(self._follower.path(db_path.name), read_only=True)
+            if self._follower
+            else IndexStore(db_path)
+        )
         self._stats: CorpusStats | None = None
         self._stats_version: int | None = None
         self._lexical: LexicalReader | None = None
+
+    @property
+    def read_only(self) -> bool:
+        """Whether this index is a published snapshot's (synced by its publisher, not here)."""
+        return self._follower is not None
+
+    @property
+    def generation(self) -> str:
+        """The snapshot generation being read ("" for a live index)."""
+        return self._generation
+
+    def files(self) -> list[Path]:
+        """The index's files on disk (SQLite file, its log, the lexical engine's folder)."""
+        path = self._store.db_path
+        return [path, path.with_name(path.name + "-wal"), self._store.lexical_root]
+
+    def _follow(self) -> None:
+        """Open the snapshot's new generation when one was published (the caller holds the lock)."""
+        if self._follower is None:
+            return
+        name = self._follower.current()
+        if name == self._generation:
+            return
+        store = IndexStore(self._follower.path(self.db_path.name), read_only=True)
+        self._store.close()
+        self._store, self._generation = store, name
+        self._stats = self._stats_version = self._lexical = None
+        log.info("index %s: reading snapshot generation %s", self.db_path.name, name)
 
     def __len__(self) -> int:
         with self._reading():
@@ -69,11 +106,13 @@ class SearchIndex:
     @contextmanager
     def _reading(self) -> Iterator[int]:
         """The lock and one read snapshot; statistics of an older version are dropped."""
-        with self._lock, self._store.snapshot() as version:
-            if version != self._stats_version:
-                self._stats = None
-                self._stats_version = version
-            yield version
+        with self._lock:
+            self._follow()
+            with self._store.snapshot() as version:
+                if version != self._stats_version:
+                    self._stats = None
+                    self._stats_version = version
+                yield version
 
     def _engine(self) -> LexicalReader:
         """The lexical engine's searchers of the snapshot's generation (the caller is reading).
@@ -109,8 +148,13 @@ class SearchIndex:
         pickled. The returned stats name the section ids added and removed, for stores that
         follow this index: this is where they learn what changed.
         """
+        if self.read_only:
+            # A replica reads what the publisher wrote; it never writes the shared files.
+            return SyncStats(unchanged=sum(1 for _ in files))
         with build_lock(self.db_path), closing(IndexStore(self.db_path)) as writer:
             stats = writer.sync(files, read, parse, progress, workers, lookups_changed)
+            if stats.added or stats.updated or stats.removed:
+                writer.checkpoint()
         # The readers' snapshot now has an older data version: the next read reloads.
         return stats
 

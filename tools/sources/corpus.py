@@ -371,7 +371,7 @@ class FolderCorpus:
         gone = have - keys
         if not stale and not gone:
             return
-        docs = [doc for doc in map(self.index.get, stale) if doc is not None]
+        docs = (doc for doc in map(self.index.get, stale) if doc is not None)  # read as embedded
         done = self.vectors.sync(docs, gone)
         log.info(
             "%s vectors: %d pages, %d sections embedded, %d reused, %d pages dropped",

@@ -272,10 +272,11 @@ def test_load_reads_statistics_and_vectors_before_the_first_query(
     fused.load_lexical()
     fused.load_vectors()
     assert fused.index._stats is not None
-    matrix = fused.vectors._matrix
-    assert matrix is not None and len(matrix.keys) == len(PAGES)
+    view = fused.vectors._view
+    assert view is not None and view.pages == len(PAGES)
+    version = view.version
     fused.search("Jak przesyłać strumieniowo tokeny z podgrafów?", 3)
-    assert fused.vectors._matrix is matrix  # loaded once, reused by the query
+    assert fused.vectors._view is view and view.version == version  # loaded once, reused
 
 
 def test_vectors_read_the_words_the_lexical_side_could_not() -> None:
