@@ -101,7 +101,9 @@ def make_corpus(pages: int, into: Path) -> Path:
         target = docs / (rel if release == 0 else f"v{release + 1}/{rel}")
         target.parent.mkdir(parents=True, exist_ok=True)
         if release == 0:
-            os.link(source, target)
+            # A copy, never a hard link: the one-change step appends to a page, and through a
+            # link that wrote into ../shared/corpus itself.
+            shutil.copyfile(source, target)
         else:
             target.write_text(variant(source.read_text(errors="replace"), release + 1))
     return docs
