@@ -69,11 +69,11 @@ def run(turns: int, budget: int) -> dict[int, int]:
     """Bytes of each turn's first request over `turns` turns of one thread."""
     from graphs import models
     from graphs.docs_agent import build_docs_agent
-    from graphs.settings import load_settings
+    from settings import current
 
     os.environ["DOCS_AGENT_HISTORY_TOKENS"] = str(budget)
     os.environ["DOCS_AGENT_NUM_SUGGESTIONS"] = "0"
-    load_settings.cache_clear()
+    current.cache_clear()
     model = RecordingModel()
     models.load_chat_model = lambda spec, streaming=True: model  # type: ignore[assignment]
     agent = build_docs_agent(checkpointer=InMemorySaver())

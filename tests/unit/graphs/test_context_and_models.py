@@ -7,7 +7,7 @@ import pytest
 from graphs.context import Context, context_of
 from graphs.models import load_chat_model
 from graphs.offline.model import OfflineChatModel
-from graphs.settings import load_settings
+from settings import current
 
 
 def test_defaults_without_key_are_offline(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -71,7 +71,7 @@ def test_openai_base_url_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_settings_table_covers_every_field_and_keeps_defaults_on_bad_values() -> None:
     import dataclasses
 
-    from graphs.settings import ENV, AgentSettings
+    from settings.agent import ENV, AgentSettings
 
     assert [f.name for f in dataclasses.fields(AgentSettings)] == list(ENV)
     defaults = AgentSettings()
@@ -103,7 +103,7 @@ def test_studios_form_shows_the_deployments_defaults(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setenv("DOCS_AGENT_NUM_SUGGESTIONS", "5")
     monkeypatch.setenv("DOCS_AGENT_LANGUAGE", "German")
-    load_settings.cache_clear()  # the deployment's settings are read once per process
+    current.cache_clear()  # the deployment's settings are read once per process
     for graph in (docs_agent, deep_agent):
         props = graph.get_context_jsonschema()["properties"]
         defaults = {name: prop["default"] for name, prop in props.items()}

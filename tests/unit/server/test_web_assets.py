@@ -10,6 +10,7 @@ import pytest
 
 from server.web import app as web_app
 from server.web import first_screen
+from settings.web import WebSettings
 
 
 def _client() -> httpx.AsyncClient:
@@ -77,11 +78,13 @@ async def test_etag_304_and_immutable_only_for_the_current_version() -> None:
 
 def test_first_screen_settings_are_trimmed_and_capped() -> None:
     screen = first_screen.configured(
-        {
-            "DOCS_AGENT_WEB_WELCOME": "  Hi  ",
-            "DOCS_AGENT_WEB_EXAMPLES": "a| b ||c|d|e",
-            "DOCS_AGENT_WEB_DISCLAIMER": "",
-        }
+        WebSettings.from_env(
+            {
+                "DOCS_AGENT_WEB_WELCOME": "  Hi  ",
+                "DOCS_AGENT_WEB_EXAMPLES": "a| b ||c|d|e",
+                "DOCS_AGENT_WEB_DISCLAIMER": "",
+            }
+        )
     )
     assert screen == {"welcome": "Hi", "examples": ["a", "b", "c", "d"], "disclaimer": None}
 
@@ -149,4 +152,4 @@ def test_example_topics_without_navigation_are_the_shallowest_pages() -> None:
     ],
 )
 def test_the_start_log_names_the_page(env: dict[str, str], argv: list[str], expected: str) -> None:
-    assert web_app.page_address(env, argv) == expected
+    assert web_app.page_address(WebSettings.from_env(env), argv) == expected

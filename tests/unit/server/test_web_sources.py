@@ -11,9 +11,11 @@ import httpx
 import pytest
 
 from server import guest
-from server.guest import GuestConfig, GuestService
+from server.guest import GuestService
 from server.web import app as web_app
 from server.web import origins, sources, widget_api
+from settings.auth import AuthConfig
+from settings.guests import GuestConfig
 from tools import Sources, load_sources
 from tools.settings import SourceSettings
 
@@ -43,7 +45,7 @@ def corpus(index_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Sources
     found = _repo_sources(index_dir)
     monkeypatch.setattr(sources, "load_sources", lambda: found)
     monkeypatch.setattr(
-        A, "CONFIG", A.AuthConfig.from_env({"AUTH_TOKENS": f"{TOKEN}:alice"}, local_dev=True)
+        A, "CONFIG", AuthConfig.from_env({"AUTH_TOKENS": f"{TOKEN}:alice"}, local_dev=True)
     )
     svc = GuestService(GuestConfig(enabled=True, secret="q" * 40))
     monkeypatch.setattr(guest, "CONFIG", svc.config)
