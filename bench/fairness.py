@@ -43,8 +43,8 @@ import httpx
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
+from commands.local_stack import local_postgres, local_redis  # noqa: E402
 from server import limits  # noqa: E402
-from server.local_stack import local_postgres, local_redis  # noqa: E402
 from tests.e2e.conftest import AegraServices, AegraStack, langgraph_dev  # noqa: E402
 
 ATTACKER, VICTIM = "tok-mallory-bench-51c3e0a9d2", "tok-alice-bench-8f07b4c6e1"

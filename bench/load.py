@@ -42,7 +42,7 @@ from langgraph_sdk import get_client
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from server.local_stack import local_postgres, local_redis  # noqa: E402
+from commands.local_stack import local_postgres, local_redis  # noqa: E402
 from tests.e2e.conftest import AegraServices, AegraStack, free_port, langgraph_dev  # noqa: E402
 from tests.fixtures.fake_openai import FakeOpenAI, Step  # noqa: E402
 

@@ -51,9 +51,9 @@ KINDS = ["rate_limited", "model_unavailable", "stream_cut", "timeout", "refused"
 # The child reports its own peak RSS (ru_maxrss of the children is the largest child so far).
 CHILD = (
     "import resource, runpy, sys\n"
-    "sys.argv = ['server.report', *sys.argv[1:]]\n"
+    "sys.argv = ['commands.report', *sys.argv[1:]]\n"
     "try:\n"
-    "    runpy.run_module('server.report', run_name='__main__')\n"
+    "    runpy.run_module('commands.report', run_name='__main__')\n"
     "finally:\n"
     "    print('peak_rss_kb', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
 )
@@ -192,7 +192,9 @@ def grouping_seconds(n: int, group: Any, shape: str) -> dict[str, Any]:
 
 def baseline_gap_topics(checkout: Path) -> Any:
     """The baseline checkout's `gap_topics`, loaded from its file under another module name."""
-    spec = importlib.util.spec_from_file_location("baseline_report", checkout / "server/report.py")
+    spec = importlib.util.spec_from_file_location(
+        "baseline_report", checkout / "commands/report.py"
+    )
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up there
@@ -208,7 +210,7 @@ def main() -> int:
     parser.add_argument("--baseline", type=Path, help="another checkout to run the same way")
     parser.add_argument("--baseline-gaps", type=int, default=2_000)
     args = parser.parse_args()
-    from server.report import _stopwords, group_by_shared_word
+    from commands.report import _stopwords, group_by_shared_word
 
     _stopwords()  # the stopword lists' import (~1.5 s) is not the grouping's time
     result: dict[str, Any] = {"turns": args.turns, "votes": args.votes}

@@ -40,6 +40,7 @@ UVICORN_MIDDLEWARE = "ProxyHeadersMiddleware"
 """The name `uvicorn.config.Config.load` wraps the app with (verified on uvicorn 0.54 and 0.55)."""
 MAX_HOP_CHARS = 64
 
+
 def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     try:
         ip = ipaddress.ip_address(text.strip().strip("[]"))

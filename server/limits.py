@@ -66,6 +66,7 @@ log = logging.getLogger(__name__)
 ADMITTED_WINDOW_S = 15.0
 ACTIVE = ("pending", "running")
 
+
 def text_size(value: Any, stop_at: int) -> int:
     """Characters of text in a JSON-like value (strings, keys, numbers), counted up to `stop_at`.
 

@@ -109,7 +109,17 @@ class Settings:
         return errors
 
 
-SECTIONS = ("agent", "auth", "guests", "guest_searches", "limits", "web", "report", "client", "stack")
+SECTIONS = (
+    "agent",
+    "auth",
+    "guests",
+    "guest_searches",
+    "limits",
+    "web",
+    "report",
+    "client",
+    "stack",
+)
 
 
 @lru_cache(maxsize=1)

@@ -83,7 +83,9 @@ class WebSettings:
         def text(name: str) -> str | None:
             return reader.text(name)[:MAX_TEXT] or None
 
-        examples = [e.strip()[:MAX_TEXT] for e in (reader.raw("DOCS_AGENT_WEB_EXAMPLES") or "").split("|")]
+        examples = [
+            e.strip()[:MAX_TEXT] for e in (reader.raw("DOCS_AGENT_WEB_EXAMPLES") or "").split("|")
+        ]
         return cls(
             origins=parse_origins(reader.raw(ORIGINS) or ""),
             welcome=text("DOCS_AGENT_WEB_WELCOME"),

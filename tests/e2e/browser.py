@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
-from server import local_stack
+from commands import local_stack
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 # axe-core, vendored for the tests only (tests/fixtures/vendor/README.md): never served.

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server import local_stack
+from commands import local_stack
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LANGGRAPH = Path(sys.executable).with_name("langgraph")

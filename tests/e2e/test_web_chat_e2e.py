@@ -431,7 +431,7 @@ def test_report_reads_every_turn_for_operators_only(
         cmd = [
             sys.executable,
             "-m",
-            "server.report",
+            "commands.report",
             "--since",
             "1d",
             "--url",

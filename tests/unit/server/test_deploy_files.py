@@ -7,7 +7,7 @@ import re
 
 import yaml
 
-from server.local_stack import aegra_config
+from commands.local_stack import aegra_config
 from tools.settings import REPO_ROOT
 
 
