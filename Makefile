@@ -82,9 +82,9 @@ report: install  ## the answers report of the last SINCE (7d): text here, HTML i
 	$(PY) -m commands.report --since $${SINCE:-7d} --url $${DOCS_AGENT_URL:-http://$(HOST):$(PORT)} --html report.html
 
 bench: install  ## one table for every corpus of bench/corpora.toml (search, languages, answers, rank-bm25); speed on ../shared/corpus
-	$(PY) bench/corpora_report.py
-	$(PY) bench/search_speed.py --corpus ../shared/corpus
-	$(PY) bench/catalog_budget.py
+	$(PY) -m bench.corpora_report
+	$(PY) -m bench.search_speed --corpus ../shared/corpus
+	$(PY) -m bench.catalog_budget
 
 bench-aegra: install aegra-install  ## TTFT on Aegra (2 processes) vs langgraph dev, same run, offline model
 	$(PY) -m bench.load --engines dev,aegra --clients 50 --skip-restart --model offline

@@ -46,8 +46,8 @@ from typing import Any
 
 from server import report_access
 from settings import current
+from settings.sources import SourceSettings
 from tools.docs import docs_source
-from tools.settings import SourceSettings
 from tools.sources.contract import ListsPages
 
 PAGE_SIZE = 500

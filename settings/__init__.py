@@ -12,8 +12,9 @@ reads its settings the same way:
 
 | section | variables | read by |
 |---|---|---|
-| `agent` (settings/agent.py) | models, answers, turn limits, guardrails, memory | graphs/, tools/memory.py |
-| `sources` (settings/sources.py) | docs, KB, code roots, index, live sources | tools/ |
+| `agent` (settings/agent.py) | models, answers, turn limits, guardrails | graphs/ |
+| `memory` (settings/memory.py) | the memory tools and prompt block | tools/memory.py |
+| `sources` (settings/sources.py) | docs, KB, code roots, index, live sources | tools/ (tools/settings.py checks the generator names) |
 | `auth` (settings/auth.py) | `AUTH_*` | server/auth.py |
 | `guests`, `guest_searches` (settings/guests.py) | `DOCS_AGENT_GUEST*` | server/guest.py, server/web/search.py |
 | `limits` (settings/limits.py) | per-user limits | server/limits.py |
@@ -38,7 +39,9 @@ from settings.client import ClientSettings
 from settings.dotenv import configured_env
 from settings.guests import GuestConfig, SearchLimits
 from settings.limits import Limits
+from settings.memory import MemorySettings
 from settings.report import ReportSettings
+from settings.sources import SourceSettings
 from settings.stack import StackSettings
 from settings.values import Reader, SettingError
 from settings.web import WebSettings
@@ -57,6 +60,16 @@ class Settings:
     def agent(self) -> AgentSettings:
         """Models, answers, turn limits, guardrails, memory."""
         return AgentSettings.read(self.reader)
+
+    @cached_property
+    def memory(self) -> MemorySettings:
+        """The per-user memory tools and prompt block."""
+        return MemorySettings.read(self.reader)
+
+    @cached_property
+    def sources(self) -> SourceSettings:
+        """Docs, KB, code roots, the index, live sources."""
+        return SourceSettings.read(self.reader)
 
     @cached_property
     def auth(self) -> AuthConfig:
@@ -111,6 +124,8 @@ class Settings:
 
 SECTIONS = (
     "agent",
+    "memory",
+    "sources",
     "auth",
     "guests",
     "guest_searches",

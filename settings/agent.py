@@ -1,4 +1,4 @@
-"""The agent's section: models, answers, the limits of one turn, guardrails, memory.
+"""The agent's section: models, answers, the limits of one turn, guardrails.
 
 `SourceSettings` (settings/sources.py) configures the knowledge sources; this configures the agent
 around them. `Context` (graphs/context.py) takes its per-run defaults from it, and the middleware
@@ -39,7 +39,6 @@ ENV: dict[str, tuple[str, Any, Kind]] = {
     "guardrails": ("DOCS_AGENT_GUARDRAILS", True, "flag"),
     "guardrails_model": ("DOCS_AGENT_GUARDRAILS_MODEL", "", "text"),
     "guardrails_allow": ("DOCS_AGENT_GUARDRAILS_ALLOW", (), "lower_words"),
-    "memory": ("DOCS_AGENT_MEMORY", True, "flag"),
     "openai_base_url": ("OPENAI_BASE_URL", "", "text"),
     "openai_api_key_set": ("OPENAI_API_KEY", False, "is_set"),
 }
@@ -81,8 +80,6 @@ class AgentSettings:
     guardrails: bool = True
     guardrails_model: str = ""
     guardrails_allow: tuple[str, ...] = field(default=())
-    # The per-user memory tools (save/list/delete_memory) and the memory block of the prompt.
-    memory: bool = True
     openai_base_url: str = ""
     openai_api_key_set: bool = False
 

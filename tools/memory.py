@@ -41,8 +41,8 @@ NO_STORE = (
 
 
 def memory_enabled() -> bool:
-    """`DOCS_AGENT_MEMORY` (default on) switches the memory tools and prompt block (settings/agent.py)."""
-    return current().agent.memory
+    """`DOCS_AGENT_MEMORY` (default on) switches the memory tools and prompt block (settings/memory.py)."""
+    return current().memory.enabled
 
 
 def user_id_from_config(config: Mapping[str, Any] | None) -> str:

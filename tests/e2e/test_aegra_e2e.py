@@ -29,15 +29,15 @@ import pytest
 from langgraph_sdk import get_client
 
 from commands.local_stack import psql
+from testing.fake_openai import FakeOpenAI, Step
+from testing.servers import AegraServices, AegraStack, free_port, langgraph_dev, offline_env
 from tests.conftest import REPO_ROOT
-from tests.e2e.conftest import AegraServices, AegraStack, free_port, langgraph_dev, offline_env
 from tests.e2e.test_deep_agent_e2e import (
     test_researchers_stream_in_their_own_namespaces_and_citations_verify as test_deep_agent_streams_subgraphs_on_aegra,  # noqa: E501
 )
 from tests.e2e.test_docs_agent_e2e import (
     test_streamed_answer_cites_existing_page_and_threads_are_per_user as test_docs_agent_streams_and_threads_by_user_on_aegra,  # noqa: E501
 )
-from tests.fixtures.fake_openai import FakeOpenAI, Step
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 

@@ -13,8 +13,8 @@ from commands.report import (
     render_html,
     render_text,
 )
+from settings.sources import SourceSettings
 from tools.docs import docs_source
-from tools.settings import SourceSettings
 from tools.sources.corpus import FolderCorpus
 
 NOW = 1_800_000_000.0

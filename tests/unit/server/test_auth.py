@@ -109,3 +109,26 @@ async def test_credentials_in_the_url_are_refused() -> None:
             await A.authenticate({}, params)
         assert exc.value.status_code == 401 and "Authorization: Bearer" in str(exc.value.detail)
     assert (await A.authenticate({}, {"limit": "5"}))["identity"] == DEV_IDENTITY
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"AUTH_DEV_MODE": "true", "DOCS_AGENT_GUESTS": "true"},  # on without a secret
+        {"AUTH_DEV_MODE": "true", "DOCS_AGENT_GUESTS": "enabled"},  # not a flag
+        {"AUTH_DEV_MODE": "maybe"},
+    ],
+)
+async def test_a_refused_guest_or_flag_setting_refuses_every_request_and_names_it(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str]
+) -> None:
+    # server/guest.py is imported by this module and must not fail its import (Aegra would then
+    # serve everyone as `anonymous`): the refusal comes from the auth module's own load instead.
+    module = _load_auth_module(monkeypatch, env, under_langgraph_api=False)
+    assert isinstance(module.auth, Auth) and module.CONFIG is None
+    with pytest.raises(Auth.exceptions.HTTPException) as exc:
+        await module.authenticate({"Authorization": f"Bearer {TA}"})
+    assert exc.value.status_code == 503
+    assert sorted(env)[-1] in str(exc.value.detail)  # the variable refused is named
+    with pytest.raises(ValueError, match=sorted(env)[-1]):
+        _load_auth_module(monkeypatch, env, under_langgraph_api=True)

@@ -10,10 +10,9 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graphs.docs_agent import build_docs_agent
-from settings import current
+from settings.sources import SourceSettings
 from tests.fixtures.fake_chat import ScriptedChatModel
 from tools import create_all_tools, load_sources
-from tools.settings import SourceSettings
 
 
 @pytest.fixture
@@ -36,7 +35,6 @@ def scripted_agent(
         model = fake_model(script)
         monkeypatch.setenv("DOCS_AGENT_RETRY_INITIAL_S", "0.01")
         monkeypatch.setenv("DOCS_AGENT_NUM_SUGGESTIONS", "0")
-        current.cache_clear()  # read once per process: the tools' memory switch read them already
         return build_docs_agent(tools=tools, checkpointer=InMemorySaver()), model
 
     return make

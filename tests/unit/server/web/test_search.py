@@ -16,8 +16,8 @@ from server.web import app as web_app
 from server.web import search
 from settings.auth import AuthConfig
 from settings.guests import GuestConfig
+from settings.sources import SourceSettings
 from tools import Sources, load_sources
-from tools.settings import SourceSettings
 
 with mock.patch.dict(os.environ, {"AUTH_DEV_MODE": "true"}):
     from server import auth as A

@@ -27,7 +27,14 @@ from commands import local_stack
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 # axe-core, vendored for the tests only (tests/fixtures/vendor/README.md): never served.
-AXE = Path(__file__).resolve().parents[1] / "fixtures" / "vendor" / "axe-core" / "axe.min.js"
+AXE = (
+    Path(__file__).resolve().parents[1]
+    / "tests"
+    / "fixtures"
+    / "vendor"
+    / "axe-core"
+    / "axe.min.js"
+)
 # How far (px) the bottom of an element is below the visible part of the scroll box it sits in
 # and of the viewport (0: fully visible without scrolling).
 BELOW_FOLD = """((sel) => {

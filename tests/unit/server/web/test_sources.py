@@ -16,8 +16,8 @@ from server.web import app as web_app
 from server.web import origins, sources, widget_api
 from settings.auth import AuthConfig
 from settings.guests import GuestConfig
+from settings.sources import SourceSettings
 from tools import Sources, load_sources
-from tools.settings import SourceSettings
 
 with mock.patch.dict(os.environ, {"AUTH_DEV_MODE": "true"}):
     from server import auth as A
@@ -201,7 +201,7 @@ async def test_the_widget_check_passes_the_servers_cors_layer_from_any_site(
 
     from starlette.middleware.cors import CORSMiddleware
 
-    cors = json.loads((Path(__file__).parents[3] / "langgraph.json").read_text())["http"]["cors"]
+    cors = json.loads((Path(__file__).parents[4] / "langgraph.json").read_text())["http"]["cors"]
     app = CORSMiddleware(
         web_app.app,
         allow_origins=cors["allow_origins"],
