@@ -67,13 +67,13 @@ test-e2e: install aegra-if-possible
 	$(PY) -m pytest tests/e2e
 
 lint: install
-	$(VENV)/bin/ruff check graphs tools server tests bench scripts client_examples
-	$(VENV)/bin/ruff format --check graphs tools server tests bench scripts client_examples
+	$(VENV)/bin/ruff check settings graphs tools server commands testing tests bench scripts client_examples
+	$(VENV)/bin/ruff format --check settings graphs tools server commands testing tests bench scripts client_examples
 	$(VENV)/bin/mypy
 
 format: install
-	$(VENV)/bin/ruff format graphs tools server tests bench scripts client_examples
-	$(VENV)/bin/ruff check --fix graphs tools server tests bench scripts client_examples
+	$(VENV)/bin/ruff format settings graphs tools server commands testing tests bench scripts client_examples
+	$(VENV)/bin/ruff check --fix settings graphs tools server commands testing tests bench scripts client_examples
 
 diagrams: install  ## rewrite the Mermaid diagrams in README.md from the compiled graphs
 	$(PY) scripts/diagrams.py --write README.md
