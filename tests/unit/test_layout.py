@@ -26,8 +26,9 @@ KNOWN_UPWARD = {
     ("server/report.py", "commands.report"),
     ("server/auth.py", "commands.check_auth"),
 }
-# Not yet converted to the bench harness: another change owns them (issue 34).
-BENCH_NOT_CONVERTED = {"bench/index_build.py", "bench/scale.py"}
+# Not yet converted to the bench harness: another change owns them (issue 34, the big-docs
+# branch); each goes from this set once it runs as `python -m bench.X` without a path patch.
+BENCH_NOT_CONVERTED = {"bench/index_build.py", "bench/scale.py", "bench/vector_texts.py"}
 
 
 def _imports(path: Path) -> set[str]:
