@@ -55,7 +55,7 @@ aegra-if-possible:
 	else echo "note: no Python 3.12 here: the Aegra e2e tests will skip (set PY312=/path/to/python3.12)"; fi
 
 aegra: install aegra-install  ## serve the graphs on Aegra: DATABASE_URL/REDIS_URL if set, else throw-away local ones
-	$(PY) -m server.local_stack --host $(HOST) --port $(PORT)
+	$(PY) -m commands.local_stack --host $(HOST) --port $(PORT)
 
 test: install aegra-if-possible  ## unit + e2e tests (the Aegra ones too when Python 3.12 is here)
 	$(PY) -m pytest tests
@@ -67,24 +67,24 @@ test-e2e: install aegra-if-possible
 	$(PY) -m pytest tests/e2e
 
 lint: install
-	$(VENV)/bin/ruff check graphs tools server tests bench scripts client_examples
-	$(VENV)/bin/ruff format --check graphs tools server tests bench scripts client_examples
+	$(VENV)/bin/ruff check settings graphs tools server commands testing tests bench scripts client_examples
+	$(VENV)/bin/ruff format --check settings graphs tools server commands testing tests bench scripts client_examples
 	$(VENV)/bin/mypy
 
 format: install
-	$(VENV)/bin/ruff format graphs tools server tests bench scripts client_examples
-	$(VENV)/bin/ruff check --fix graphs tools server tests bench scripts client_examples
+	$(VENV)/bin/ruff format settings graphs tools server commands testing tests bench scripts client_examples
+	$(VENV)/bin/ruff check --fix settings graphs tools server commands testing tests bench scripts client_examples
 
 diagrams: install  ## rewrite the Mermaid diagrams in README.md from the compiled graphs
 	$(PY) scripts/diagrams.py --write README.md
 
 report: install  ## the answers report of the last SINCE (7d): text here, HTML in report.html (operator token in DOCS_AGENT_TOKEN)
-	$(PY) -m server.report --since $${SINCE:-7d} --url $${DOCS_AGENT_URL:-http://$(HOST):$(PORT)} --html report.html
+	$(PY) -m commands.report --since $${SINCE:-7d} --url $${DOCS_AGENT_URL:-http://$(HOST):$(PORT)} --html report.html
 
 bench: install  ## one table for every corpus of bench/corpora.toml (search, languages, answers, rank-bm25); speed on ../shared/corpus
-	$(PY) bench/corpora_report.py
-	$(PY) bench/search_speed.py --corpus ../shared/corpus
-	$(PY) bench/catalog_budget.py
+	$(PY) -m bench.corpora_report
+	$(PY) -m bench.search_speed --corpus ../shared/corpus
+	$(PY) -m bench.catalog_budget
 
 SIZES ?= 5000,20000,50000
 bench-scale: install  ## the index at 5k / 20k / 50k pages beside a plain tantivy whole-page index (SIZES=5000,20000 to choose; takes long)

@@ -1,8 +1,8 @@
 """Answer-level evaluation end to end: does the answer cite a page that answers the question?
 
-    python bench/answers.py --corpus pydantic                       # its eval/dev.jsonl
-    python bench/answers.py --corpus ../shared/corpus --questions FILE --langs pl,ru
-    python bench/answers.py --questions bench/eval/newcomer.jsonl   # the package's own docs/kb
+    python -m bench.answers --corpus pydantic                       # its eval/dev.jsonl
+    python -m bench.answers --corpus ../shared/corpus --questions FILE --langs pl,ru
+    python -m bench.answers --questions bench/eval/newcomer.jsonl   # the package's own docs/kb
 
 `--corpus` is a name in bench/corpora.toml or a folder (bench/corpora.py): the server is pointed
 at it with the settings a user would set, over the benches' cached index.
@@ -26,19 +26,16 @@ import asyncio
 import json
 import re
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from langgraph_sdk import get_client
 
-from langgraph_sdk import get_client  # noqa: E402
-
-from bench.corpora import Corpus, load_questions, resolve  # noqa: E402
-from bench.retrieval import cache_dir  # noqa: E402
-from tests.e2e.conftest import langgraph_dev  # noqa: E402
+from bench.corpora import Corpus, load_questions, resolve
+from bench.retrieval import cache_dir
+from testing.servers import langgraph_dev
 
 FENCE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)
 # A URL written as code (`https://smith.langchain.com/studio/?baseUrl=…`) is quoted content, an

@@ -1,6 +1,6 @@
 """Catalog budget: what each model call of each graph is sent before the conversation itself.
 
-    python bench/catalog_budget.py [--graphs docs_agent,deep_agent] [--json]
+    python -m bench.catalog_budget [--graphs docs_agent,deep_agent] [--json]
 
 Per graph it runs one offline question through the compiled graph with a recording model and,
 for every distinct kind of model call (system prompt + tool set), prints the characters and
@@ -20,13 +20,9 @@ import hashlib
 import importlib
 import json
 import os
-import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 QUESTION = "How do I stream LLM tokens from a subgraph?"
 BUDGET = 2_500  # docs_agent: tokens per model call (issue 3)

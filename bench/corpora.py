@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.harness import REPO_ROOT
 from tools.sources.registry import detect_generator as site_generator
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
 DESCRIPTIONS = Path(__file__).with_name("corpora.toml")
 # Suffixes that are not pages of any generator: assets and the site's own build files.
 _NOT_PAGES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".css", ".js", ".json", ".jsonl", ".txt"}

@@ -1,6 +1,6 @@
 """One table for every described corpus: search, search per language, offline answers, rank-bm25.
 
-    python bench/corpora_report.py [--corpora langchain,pydantic,pytest] [--no-answers] [--json]
+    python -m bench.corpora_report [--corpora langchain,pydantic,pytest] [--no-answers] [--json]
 
 Per corpus of bench/corpora.toml (bench/corpora.py): pages indexed; docs + KB search R@1, R@5
 and MRR on its eval questions (as served: lexical, vectors fused when the lexical ranking is
@@ -19,14 +19,12 @@ import argparse
 import json
 import logging
 import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.corpora import REPO_ROOT, Corpus, load, load_questions  # noqa: E402
-from bench.retrieval import corpus_report  # noqa: E402
-from bench.retrieval_languages import languages_report  # noqa: E402
+from bench.corpora import REPO_ROOT, Corpus, load, load_questions
+from bench.harness import markdown_table
+from bench.retrieval import corpus_report
+from bench.retrieval_languages import languages_report
 
 LANGS = ("en", "pl", "de", "ru", "es")
 GRAPHS = ("docs_agent", "deep_agent")
@@ -86,7 +84,7 @@ def table(rows: list[dict[str, Any]]) -> str:
         "cold ms/page (CPU)",
         "1 changed page s",
     ]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    cell_rows: list[list[str]] = []
     notes = []
     for row in rows:
         r = row.get("retrieval", {})
@@ -121,7 +119,7 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"{_f(b.get('cold_ms_per_page'))} ({_f(b.get('cold_cpu_ms_per_page'))})" if b else "–"
         )
         cells.append(f"{b['one_changed_page_s']:.3f}" if b.get("one_changed_page_s") else "–")
-        lines.append("| " + " | ".join(cells) + " |")
+        cell_rows.append(cells)
         for warning in (row.get("warning"), r.get("warning")):
             if warning:
                 notes.append(f"- {row['corpus']}: {warning}")
@@ -135,7 +133,7 @@ def table(rows: list[dict[str, Any]]) -> str:
                 f"- {row['corpus']}: missed in the top 5 or behind rank-bm25 (our rank vs its): "
                 + ", ".join(behind)
             )
-    return "\n".join(lines + ([""] + notes if notes else []))
+    return "\n".join([markdown_table(head, cell_rows)] + ([""] + notes if notes else []))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,6 @@
 """deep_agent over an eval set through a real `langgraph dev`, offline: context economy, citations, time.
 
-    python bench/deep_agent.py --corpus ../shared/corpus --questions ../shared/corpus/eval/dev.jsonl
+    python -m bench.deep_agent --corpus ../shared/corpus --questions ../shared/corpus/eval/dev.jsonl
 
 Sources: docs and KB from the corpus, code roots = installed langgraph and langchain, a temp index.
 For each question a fresh thread runs `deep_agent` to completion (`runs.wait`); from the final state:
@@ -19,21 +19,18 @@ import asyncio
 import json
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from langgraph_sdk import get_client
 
-from langgraph_sdk import get_client  # noqa: E402
-
-from bench.corpora import resolve  # noqa: E402
-from graphs.citations import CitationChecker  # noqa: E402
-from tests.e2e.conftest import langgraph_dev  # noqa: E402
-from tools import load_sources  # noqa: E402
-from tools.settings import SourceSettings  # noqa: E402
+from bench.corpora import resolve
+from graphs.citations import CitationChecker
+from settings.sources import SourceSettings
+from testing.servers import langgraph_dev
+from tools import load_sources
 
 
 def source_env(corpus: Path, index_dir: Path) -> dict[str, str]:

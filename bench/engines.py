@@ -1,6 +1,6 @@
 """Search engines side by side on one corpus: ours, SQLite FTS5 and tantivy, same pages, same questions.
 
-    python bench/engines.py --corpus ../shared/corpus --questions ../shared/corpus/eval/dev.jsonl
+    python -m bench.engines --corpus ../shared/corpus --questions ../shared/corpus/eval/dev.jsonl
 
 The issue asked to measure FTS5 and tantivy and choose. All three index the same parsed pages
 (tools/sources/markdown/parse.py) with title, headings and body as separate fields, and answer the raw question.
@@ -18,20 +18,15 @@ import json
 import re
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import retrieval  # noqa: E402
-
-from tools.sources.markdown.parse import parse_markdown  # noqa: E402
-from tools.text import expand_for_index, query_terms  # noqa: E402
+from bench import retrieval
+from tools.sources.markdown.parse import parse_markdown
+from tools.text import expand_for_index, query_terms
 
 SUFFIXES = (".md", ".mdx", ".markdown")
 

@@ -40,12 +40,10 @@ from typing import Any
 
 import httpx
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from server import limits  # noqa: E402
-from server.local_stack import local_postgres, local_redis  # noqa: E402
-from tests.e2e.conftest import AegraServices, AegraStack, langgraph_dev  # noqa: E402
+from bench.harness import pct_ms
+from commands.local_stack import local_postgres, local_redis
+from settings.limits import DEFAULT_MAX_RUNS_PER_USER, DEFAULT_MAX_WRITE_CHARS
+from testing.servers import AegraServices, AegraStack, langgraph_dev
 
 ATTACKER, VICTIM = "tok-mallory-bench-51c3e0a9d2", "tok-alice-bench-8f07b4c6e1"
 QUESTIONS = [
@@ -62,14 +60,6 @@ DEEP_QUESTIONS = [
 ]
 MB = 1_000_000
 MAX_ATTACK_REQUESTS = 2000  # a bound on every attack loop, whatever the victim's pace
-
-
-def pct(values: list[float], q: float) -> float:
-    """Percentile (nearest rank) in milliseconds."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return 1000 * ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
 @dataclass
@@ -154,7 +144,7 @@ def _injected_values(text: str) -> dict[str, Any]:
 async def attack_injected_turn(url: str, done: asyncio.Event, attack: Attack) -> None:
     """(a) 1 MB question + injected tool call via update_state, run; the largest allowed if refused."""
     huge = json.dumps(_injected_values("x " * (MB // 2)))
-    allowed = json.dumps(_injected_values("x " * (limits.DEFAULT_MAX_WRITE_CHARS // 2 - 200)))
+    allowed = json.dumps(_injected_values("x " * (DEFAULT_MAX_WRITE_CHARS // 2 - 200)))
     headers = {"Content-Type": "application/json"}
     async with client(url, ATTACKER) as c:
         tid = await new_thread(c)
@@ -252,8 +242,8 @@ async def phase(url: str, attack_fn: AttackFn | None, samples: int) -> dict[str,
     done.set()
     results = await asyncio.gather(*tasks, return_exceptions=True)
     return {
-        "victim_p50_ms": round(pct(times, 0.5)),
-        "victim_p95_ms": round(pct(times, 0.95)),
+        "victim_p50_ms": round(pct_ms(times, 0.5)),
+        "victim_p95_ms": round(pct_ms(times, 0.95)),
         "victim_errors": errors[:3],
         "attacker_requests": dict(attack.statuses),
         "attacker_failure": next(
@@ -314,7 +304,7 @@ async def main() -> None:
     parser.add_argument(
         "--max-runs",
         type=int,
-        default=limits.DEFAULT_MAX_RUNS_PER_USER,
+        default=DEFAULT_MAX_RUNS_PER_USER,
         help="DOCS_AGENT_MAX_RUNS_PER_USER of the servers (default: the shipped one)",
     )
     args = parser.parse_args()

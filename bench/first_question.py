@@ -35,11 +35,9 @@ from typing import Any
 
 import httpx
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from server.local_stack import local_postgres, local_redis  # noqa: E402
-from tests.e2e.conftest import (  # noqa: E402
+from bench.harness import REPO_ROOT
+from commands.local_stack import local_postgres, local_redis
+from testing.servers import (
     AegraServices,
     AegraStack,
     langgraph_dev,

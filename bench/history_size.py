@@ -1,7 +1,7 @@
 """Lean history and suggestion figures, on the offline model over the repo's own docs/ and kb/.
 
-    .venv/bin/python bench/history_size.py                 # in-process: sizes, calls, 100-turn leak check
-    .venv/bin/python bench/history_size.py --server-turns 10   # plus a leak check through langgraph dev
+    .venv/bin/python -m bench.history_size                 # in-process: sizes, calls, 100-turn leak check
+    .venv/bin/python -m bench.history_size --server-turns 10   # plus a leak check through langgraph dev
 
 Reports:
 - thread state size (JSON of the state's messages) after 10 tool-heavy turns, with history pruning
@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 import tempfile
 import time
 import uuid
@@ -25,19 +24,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from langchain.agents import create_agent
+from langchain_core.messages import BaseMessage, messages_to_dict
+from langgraph.checkpoint.memory import InMemorySaver
 
-from langchain.agents import create_agent  # noqa: E402
-from langchain_core.messages import BaseMessage, messages_to_dict  # noqa: E402
-from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
-
-from graphs.context import Context  # noqa: E402
-from graphs.middleware import shared_middleware  # noqa: E402
-from graphs.models import load_chat_model  # noqa: E402
-from graphs.offline.model import OfflineChatModel  # noqa: E402
-from graphs.prompts import SYSTEM_PROMPT  # noqa: E402
-from tools import create_all_tools  # noqa: E402
+from graphs.context import Context
+from graphs.middleware import shared_middleware
+from graphs.models import load_chat_model
+from graphs.offline.model import OfflineChatModel
+from graphs.prompts import SYSTEM_PROMPT
+from tools import create_all_tools
 
 QUESTIONS = [
     "How do I stream tokens from subgraphs?",
@@ -177,7 +173,7 @@ def _json_size(obj: Any) -> int:
 async def _server_leaks(turns: int) -> dict[str, Any]:
     from langgraph_sdk import get_client
 
-    from tests.e2e.conftest import langgraph_dev
+    from testing.servers import langgraph_dev
 
     leaks = events = 0
     with langgraph_dev(Path(tempfile.mkdtemp())) as url:

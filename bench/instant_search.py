@@ -34,8 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
+from bench.harness import REPO_ROOT, p50_p95
 
 MIN_PREFIX = 2
 MAX_PREFIX = 60
@@ -43,14 +42,7 @@ MAX_PREFIX = 60
 
 def percentiles(samples: list[float]) -> dict[str, float]:
     """p50 / p95 / max of millisecond samples."""
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
-    return {
-        "n": len(ordered),
-        "p50_ms": round(statistics.median(ordered), 2),
-        "p95_ms": round(p95, 2),
-        "max_ms": round(ordered[-1], 2),
-    }
+    return {"n": len(samples), **p50_p95(samples, 1, 2), "max_ms": round(max(samples), 2)}
 
 
 def keystrokes(questions: list[str]) -> list[str]:
@@ -65,8 +57,8 @@ def keystrokes(questions: list[str]) -> list[str]:
 def open_corpus(corpus_dir: Path, index_dir: Path, embeddings: str) -> tuple[Any, Any]:
     """(description, Sources) of a corpus folder, its index built (or reused) in `index_dir`."""
     from bench import corpora
+    from settings.sources import SourceSettings
     from tools import load_sources
-    from tools.settings import SourceSettings
 
     corpus = corpora.resolve(corpus_dir)
     sources = load_sources(SourceSettings.from_env(corpus.env(index_dir, embeddings)))
@@ -161,7 +153,7 @@ def browser_side(
 ) -> dict[str, Any]:
     """Keystroke → painted results in headless Chromium against `langgraph dev` on the corpus."""
     from bench.first_question import server
-    from tests.e2e.browser import chromium
+    from testing.browser import chromium
 
     token = "bench-instant-token-0123456789"
     env = corpus.env(index_dir, "off") | {

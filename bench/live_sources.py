@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.live_sources                       # 5,000 pages, baseline `main`
     .venv/bin/python -m bench.live_sources --pages 1000 --baseline REV
 
-The site is tests/fixtures/live_site.py (pages with ETags, 304 to a matching If-None-Match).
+The site is testing/live_site.py (pages with ETags, 304 to a matching If-None-Match).
 For each revision, in its own cache folder: a cold first sync; a restart on the warm cache (the
 GETs, how many were conditional, how many came back 304); a restart on the warm cache where a
 question arrives during the warm-up's fetch (the baseline fetched everything twice); and the
@@ -13,10 +13,7 @@ cached pages left after `llms.txt` turns into an HTML maintenance page. One JSON
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -24,11 +21,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from tests.fixtures.live_site import LiveSite, serve  # noqa: E402
-from tools.sources.live import llms_txt as docs_http  # noqa: E402
+from bench.harness import file_at, load_module_file
+from testing.live_site import LiveSite, serve
+from tools.sources.live import llms_txt as docs_http
 
 
 def baseline_module(rev: str, folder: Path) -> ModuleType:
@@ -37,23 +32,10 @@ def baseline_module(rev: str, folder: Path) -> ModuleType:
     It lives in `tools/sources/live/llms_txt.py`, before the layout change in
     `tools/sources/docs_http.py`; its imports must still resolve in this revision.
     """
-    source = ""
-    for name in ("tools/sources/live/llms_txt.py", "tools/sources/docs_http.py"):
-        shown = subprocess.run(
-            ["git", "show", f"{rev}:{name}"], cwd=REPO_ROOT, capture_output=True, text=True
-        )
-        if shown.returncode == 0:
-            source = shown.stdout
-            break
-    if not source:
-        raise SystemExit(f"no llms.txt source module at {rev}")
+    _, source = file_at(rev, "tools/sources/live/llms_txt.py", "tools/sources/docs_http.py")
     path = folder / "docs_http_baseline.py"
     path.write_text(source)
-    spec = importlib.util.spec_from_file_location("docs_http_baseline", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module_file(path, "docs_http_baseline")
 
 
 def measure(module: ModuleType, site: LiveSite, base: str, cache: Path) -> dict[str, Any]:

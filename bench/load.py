@@ -27,7 +27,6 @@ import argparse
 import asyncio
 import json
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -39,12 +38,10 @@ from typing import Any
 import httpx
 from langgraph_sdk import get_client
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from server.local_stack import local_postgres, local_redis  # noqa: E402
-from tests.e2e.conftest import AegraServices, AegraStack, free_port, langgraph_dev  # noqa: E402
-from tests.fixtures.fake_openai import FakeOpenAI, Step  # noqa: E402
+from bench.harness import REPO_ROOT, pct_ms
+from commands.local_stack import local_postgres, local_redis
+from testing.fake_openai import FakeOpenAI, Step
+from testing.servers import AegraServices, AegraStack, free_port, langgraph_dev
 
 # How a final answer starts: the fake OpenAI server's agent, or the offline extractive model.
 ANSWER = ("According to the documentation:", "_This is an extractive answer")
@@ -62,14 +59,6 @@ class Stats:
     ttft: list[float] = field(default_factory=list)
     latency: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
-
-
-def pct(values: list[float], q: float) -> float:
-    """Percentile (nearest rank) in milliseconds."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return 1000 * ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
 def dev_server(
@@ -186,10 +175,10 @@ async def load_phase(urls: str | list[str], clients: int) -> dict[str, Any]:
         "problem_samples": problems[:3],
         "wall_s": round(wall, 2),
         "throughput_runs_per_s": round(runs / wall, 2),
-        "ttft_p50_ms": round(pct(stats.ttft, 0.5)),
-        "ttft_p95_ms": round(pct(stats.ttft, 0.95)),
-        "latency_p50_ms": round(pct(stats.latency, 0.5)),
-        "latency_p95_ms": round(pct(stats.latency, 0.95)),
+        "ttft_p50_ms": round(pct_ms(stats.ttft, 0.5)),
+        "ttft_p95_ms": round(pct_ms(stats.ttft, 0.95)),
+        "latency_p50_ms": round(pct_ms(stats.latency, 0.5)),
+        "latency_p95_ms": round(pct_ms(stats.latency, 0.95)),
     }
 
 
@@ -208,9 +197,9 @@ async def overhead_phase(url: str, runs: int) -> dict[str, Any]:
     return {
         "runs_each": runs,
         "errors": len(ours.errors) + len(base.errors),
-        "docs_agent_ttft_p50_ms": round(pct(ours.ttft, 0.5)),
-        "trivial_ttft_p50_ms": round(pct(base.ttft, 0.5)),
-        "overhead_p50_ms": round(pct(ours.ttft, 0.5) - pct(base.ttft, 0.5)),
+        "docs_agent_ttft_p50_ms": round(pct_ms(ours.ttft, 0.5)),
+        "trivial_ttft_p50_ms": round(pct_ms(base.ttft, 0.5)),
+        "overhead_p50_ms": round(pct_ms(ours.ttft, 0.5) - pct_ms(base.ttft, 0.5)),
         "paired_overhead_p50_ms": round(
             1000 * statistics.median(a - b for a, b in zip(ours.ttft, base.ttft, strict=False))
         )

@@ -1,6 +1,6 @@
 """What a docs folder looks like once read: pages, addresses and leftover markup, as counts.
 
-    python bench/markup_audit.py --corpus FOLDER_OR_NAME [--sample 8] [--show 3] [--json]
+    python -m bench.markup_audit --corpus FOLDER_OR_NAME [--sample 8] [--show 3] [--json]
 
 Points the project at a corpus the way a user does (bench/corpora.py `describe` → the
 `DOCS_AGENT_*` settings → `docs_source`), lists and reads every page with the site's reader,
@@ -24,17 +24,13 @@ import argparse
 import json
 import logging
 import re
-import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bench.corpora import resolve  # noqa: E402
-from tests.unit.tools.sources.markup import LEFTOVER_RE  # noqa: E402
+from bench.corpora import resolve
+from testing.markup import LEFTOVER_RE
 
 # HTML's own elements (a tag of any of them in the text is a leftover; `<key>` is a placeholder).
 # Listed here, not taken from the readers, so the audit does not judge a reader by its own rules.
@@ -78,8 +74,8 @@ def example(text: str, kind: str) -> str:
 def audit(ref: str, sample: int = 8, show: int = 3) -> dict[str, Any]:
     """The figures of the module docstring for one corpus (a name or a folder)."""
     from graphs.offline.suggestions import follow_up_question
+    from settings.sources import SourceSettings
     from tools.docs import docs_source
-    from tools.settings import SourceSettings
 
     corpus = resolve(ref)
     with tempfile.TemporaryDirectory(prefix="audit-") as tmp:

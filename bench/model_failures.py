@@ -5,11 +5,11 @@
 
 One `langgraph dev` served from the checkout (its own `.venv`, its own graphs), with the shipped
 retry settings (2 retries, backoff from 1 s) and a 1 s model timeout, talking to the scripted
-OpenAI-compatible model (`tests/fixtures/fake_openai.py`, a word every 50 ms). Two figures:
+OpenAI-compatible model (`testing/fake_openai.py`, a word every 50 ms). Two figures:
 
 - `rate_limit_to_message_s`: a model that answers 429 with `Retry-After: 10`, timed from the SDK's
   `runs.stream` call to the first event carrying a non-empty AI message (median of `--n`);
-- `leaks`: every fault of `tests/e2e/test_model_failures_e2e.py` (CASES) run once; every text a
+- `leaks`: every fault of testing/model_failures.py (CASES, which the e2e test checks) run once; every text a
   reader can be shown (streamed AI tokens, AI messages, custom and error events, the final state)
   scanned for exception or class names, tracebacks and module paths (its LEAK_RE): the kinds that
   leaked and the distinct names.
@@ -24,21 +24,18 @@ import argparse
 import asyncio
 import json
 import statistics
-import sys
 import tempfile
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
+from langgraph_sdk import get_client
 
-from langgraph_sdk import get_client  # noqa: E402
-
-from tests.e2e import conftest  # noqa: E402
-from tests.e2e.test_model_failures_e2e import CASES, QUESTION, ask, leaks, reader_texts  # noqa: E402
-from tests.fixtures.fake_openai import FakeOpenAI, Step  # noqa: E402
+from bench.harness import REPO_ROOT
+from testing.fake_openai import FakeOpenAI, Step
+from testing.model_failures import CASES, QUESTION, ask, leaks, reader_texts
+from testing.servers import langgraph_dev
 
 
 async def rate_limit_wait(url: str, fake: FakeOpenAI, retry_after: str) -> tuple[float, str]:
@@ -98,9 +95,6 @@ def main() -> int:
     parser.add_argument("--retry-after", default="10")
     args = parser.parse_args()
     checkout = args.checkout.resolve()
-    # The e2e helper serves `conftest.REPO_ROOT` with `conftest.LANGGRAPH`: point both at it.
-    conftest.REPO_ROOT = checkout
-    conftest.LANGGRAPH = checkout / ".venv" / "bin" / "langgraph"
     with FakeOpenAI(token_delay=0.05) as fake, tempfile.TemporaryDirectory() as root:
         env = {
             "OPENAI_API_KEY": "test",
@@ -109,7 +103,7 @@ def main() -> int:
             "DOCS_AGENT_MODEL_TIMEOUT_S": "1.0",
             "DOCS_AGENT_CODE_ROOTS": "",
         }
-        with conftest.langgraph_dev(Path(root), extra_env=env) as url:
+        with langgraph_dev(Path(root), extra_env=env, checkout=checkout) as url:
 
             async def measure() -> dict[str, Any]:
                 waits = [await rate_limit_wait(url, fake, args.retry_after) for _ in range(args.n)]

@@ -6,7 +6,7 @@
 
 Per engine: one fresh server (this checkout's docs and KB, index built before the first
 question), one browser page. The model is the scripted OpenAI-compatible one by default
-(tests/fixtures/fake_openai.py, writer="markdown": it searches, reads a page, then streams a
+(testing/fake_openai.py, writer="markdown": it searches, reads a page, then streams a
 Markdown answer a word every 50 ms, as a hosted model does), or the offline model. For each question the page records `performance.now()` at the
 Enter keydown and when the answer's text first appears in the DOM; the difference is the figure.
 Side by side, on the same server and the same questions, the baseline: the same run started
@@ -21,18 +21,14 @@ import argparse
 import asyncio
 import json
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from bench.first_question import server  # noqa: E402
-from tests.e2e.browser import chromium  # noqa: E402
-from tests.fixtures.fake_openai import FakeOpenAI  # noqa: E402
+from bench.first_question import server
+from testing.browser import chromium
+from testing.fake_openai import FakeOpenAI
 
 QUESTIONS = [
     "How do I stream tokens from a client?",

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import itertools
 import json
 import random
@@ -38,11 +37,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from server import report_access  # noqa: E402
-from tests.e2e.conftest import langgraph_dev  # noqa: E402
+from bench.harness import REPO_ROOT, first_existing, load_module_file, module_name
+from server import report_access
+from testing.servers import langgraph_dev
 
 _SYLLABLES = [c + v for c in "bcdfghklmnprstvz" for v in "aeiou"]
 VOCABULARY = sorted({"".join(p) for p in itertools.product(_SYLLABLES, repeat=2)})[:3000]
@@ -51,12 +48,14 @@ KINDS = ["rate_limited", "model_unavailable", "stream_cut", "timeout", "refused"
 # The child reports its own peak RSS (ru_maxrss of the children is the largest child so far).
 CHILD = (
     "import resource, runpy, sys\n"
-    "sys.argv = ['server.report', *sys.argv[1:]]\n"
+    "sys.argv = ['{module}', *sys.argv[1:]]\n"
     "try:\n"
-    "    runpy.run_module('server.report', run_name='__main__')\n"
+    "    runpy.run_module('{module}', run_name='__main__')\n"
     "finally:\n"
     "    print('peak_rss_kb', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
 )
+# Where a checkout keeps the report: commands/ since the layout change, server/ before it.
+REPORT_PATHS = ("commands/report.py", "server/report.py")
 
 
 def question(rng: random.Random, weights: list[float]) -> str:
@@ -148,9 +147,11 @@ async def fill(url: str, turns: list[Any], votes: list[Any]) -> float:
 
 def run_report(checkout: Path, url: str, html: Path) -> dict[str, Any]:
     """The checkout's real command as a child process: wall seconds, its peak RSS (MB), first line."""
+    module = module_name(str(first_existing(checkout, *REPORT_PATHS).relative_to(checkout)))
+    child = CHILD.replace("{module}", module)
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, "--since", "30d", "--url", url, "--html", str(html)],
+        [sys.executable, "-c", child, "--since", "30d", "--url", url, "--html", str(html)],
         cwd=checkout,
         capture_output=True,
         text=True,
@@ -192,12 +193,8 @@ def grouping_seconds(n: int, group: Any, shape: str) -> dict[str, Any]:
 
 def baseline_gap_topics(checkout: Path) -> Any:
     """The baseline checkout's `gap_topics`, loaded from its file under another module name."""
-    spec = importlib.util.spec_from_file_location("baseline_report", checkout / "server/report.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module.gap_topics
+    path = first_existing(checkout, *REPORT_PATHS)
+    return load_module_file(path, "baseline_report").gap_topics
 
 
 def main() -> int:
@@ -208,7 +205,7 @@ def main() -> int:
     parser.add_argument("--baseline", type=Path, help="another checkout to run the same way")
     parser.add_argument("--baseline-gaps", type=int, default=2_000)
     args = parser.parse_args()
-    from server.report import _stopwords, group_by_shared_word
+    from commands.report import _stopwords, group_by_shared_word
 
     _stopwords()  # the stopword lists' import (~1.5 s) is not the grouping's time
     result: dict[str, Any] = {"turns": args.turns, "votes": args.votes}

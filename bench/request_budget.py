@@ -1,7 +1,7 @@
 """Request size of a real (scripted) model over a long conversation, history budget on and off.
 
-    .venv/bin/python bench/request_budget.py                # 60 turns, budget 6000 vs off
-    .venv/bin/python bench/request_budget.py --turns 90 --budget 3000
+    .venv/bin/python -m bench.request_budget                # 60 turns, budget 6000 vs off
+    .venv/bin/python -m bench.request_budget --turns 90 --budget 3000
 
 docs_agent as packaged (tools, middleware, citation check) on the repository's own docs/ and kb/,
 with the chat model replaced by a scripted one that searches once and then answers at a real
@@ -16,22 +16,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import tempfile
 import uuid
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from langchain_core.language_models.fake_chat_models import (  # noqa: E402
+from langchain_core.language_models.fake_chat_models import (
     FakeMessagesListChatModel,
 )
-from langchain_core.messages import AIMessage, BaseMessage, messages_to_dict  # noqa: E402
-from langchain_core.outputs import ChatGeneration, ChatResult  # noqa: E402
-from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
-from pydantic import Field  # noqa: E402
+from langchain_core.messages import AIMessage, BaseMessage, messages_to_dict
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langgraph.checkpoint.memory import InMemorySaver
+from pydantic import Field
+
+from bench.harness import REPO_ROOT
 
 ANSWER = (
     "Start the server with `langgraph dev --port 9000`; the port is the only setting it needs. "
@@ -69,17 +66,17 @@ def run(turns: int, budget: int) -> dict[int, int]:
     """Bytes of each turn's first request over `turns` turns of one thread."""
     from graphs import models
     from graphs.docs_agent import build_docs_agent
-    from graphs.settings import load_settings
+    from settings import current
 
     os.environ["DOCS_AGENT_HISTORY_TOKENS"] = str(budget)
     os.environ["DOCS_AGENT_NUM_SUGGESTIONS"] = "0"
-    load_settings.cache_clear()
+    current.cache_clear()
     model = RecordingModel()
     models.load_chat_model = lambda spec, streaming=True: model  # type: ignore[assignment]
     agent = build_docs_agent(checkpointer=InMemorySaver())
     questions = [
         json.loads(line)["question"]
-        for line in (ROOT / "bench/eval/newcomer.jsonl").read_text().splitlines()
+        for line in (REPO_ROOT / "bench/eval/newcomer.jsonl").read_text().splitlines()
         if line.strip()
     ]
     cfg = {"configurable": {"thread_id": uuid.uuid4().hex}}

@@ -1,7 +1,7 @@
 """Retrieval quality on an eval set: docs + KB search with the raw question, and the code step.
 
-    python bench/retrieval.py --corpus pydantic --json [--vectors] [--show]
-    python bench/retrieval.py --corpus ../shared/corpus-pytest --questions FILE
+    python -m bench.retrieval --corpus pydantic --json [--vectors] [--show]
+    python -m bench.retrieval --corpus ../shared/corpus-pytest --questions FILE
 
 `--corpus` is a name in bench/corpora.toml or a folder (described by bench/corpora.py: its docs/,
 kb/, generator, base URL, code roots and eval files). Prints ONE JSON object: n, pages indexed,
@@ -27,11 +27,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.corpora import REPO_ROOT, Corpus, load_questions, resolve  # noqa: E402
-from tools.search import Hit, merge_rankings  # noqa: E402
-from tools.text import STOPWORDS  # noqa: E402
+from bench.corpora import REPO_ROOT, Corpus, load_questions, resolve
+from tools.search import Hit, merge_rankings
+from tools.text import STOPWORDS
 
 TOP = 10
 # Indexes are kept between runs (keyed by the corpus folder and its settings, rebuilt only for
@@ -53,9 +51,9 @@ def open_sources(
 
     With `vectors`, section vectors are fused in. Either side is None when the corpus lacks it.
     """
+    from settings.sources import SourceSettings
     from tools.docs import docs_source
     from tools.kb import kb_backend
-    from tools.settings import SourceSettings
 
     desc = corpus if isinstance(corpus, Corpus) else resolve(corpus)
     env = desc.env(index_dir or cache_dir(desc), "use" if vectors else "off")
@@ -184,9 +182,9 @@ def code_step_files(code_roots: str) -> Callable[[str], list[str]]:
     from langchain_core.messages import HumanMessage
 
     from graphs.offline.model import OfflineChatModel
+    from settings.sources import SourceSettings
     from tools.code import code_roots as open_roots
     from tools.code import create_code_tools
-    from tools.settings import SourceSettings
 
     roots = open_roots(SourceSettings.from_env({"DOCS_AGENT_CODE_ROOTS": code_roots}))
     tools = {t.name: t for t in create_code_tools(roots)}

@@ -1,6 +1,6 @@
 """Cross-lingual retrieval: recall/MRR per question language, lexical only beside fused, and speed.
 
-    python bench/retrieval_languages.py --corpus pytest [--questions FILE] [--json] [--show]
+    python -m bench.retrieval_languages --corpus pytest [--questions FILE] [--json] [--show]
 
 `--corpus` is a name in bench/corpora.toml or a folder (bench/corpora.py). One process, both
 rankings side by side in the same run, over the same cached index (bench/retrieval.py `CACHE`):
@@ -18,29 +18,23 @@ import argparse
 import json
 import logging
 import resource
-import statistics
 import sys
 import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.corpora import Corpus, load_questions, resolve  # noqa: E402
-from bench.retrieval import indexed_pages, merged_search, open_sources, score  # noqa: E402
-from tools.search.fusion import lexical_weight  # noqa: E402
-from tools.search.phrases import RERANK_DEPTH  # noqa: E402
+from bench.corpora import Corpus, load_questions, resolve
+from bench.harness import p50_p95
+from bench.retrieval import indexed_pages, merged_search, open_sources, score
+from tools.search.fusion import lexical_weight
+from tools.search.phrases import RERANK_DEPTH
 
 REPEATS = 3
 
 
 def _ms(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-    if not ordered:
-        return {"p50_ms": 0.0, "p95_ms": 0.0}
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
-    return {"p50_ms": round(statistics.median(ordered) * 1000, 2), "p95_ms": round(p95 * 1000, 2)}
+    return p50_p95(samples, 1000, 2)
 
 
 def _timed(docs: Any, kb: Any, question: str) -> float:

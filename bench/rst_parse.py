@@ -1,6 +1,6 @@
 """Parse cost of the reStructuredText reader on a Sphinx folder, beside plain docutils, in one run.
 
-    python bench/rst_parse.py [--docs ../shared/corpus-pytest/docs] [--repeats 3] [--json]
+    python -m bench.rst_parse [--docs ../shared/corpus-pytest/docs] [--repeats 3] [--json]
 
 Ours: `SphinxSite.parse` (docutils parse with Sphinx's directives and roles, ids, Markdown out)
 for every page Sphinx would build. Baseline: docutils' own `publish_doctree` of the same text
@@ -25,7 +25,8 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.harness import REPO_ROOT
+
 BASELINE_SETTINGS = {
     "report_level": 5,
     "halt_level": 5,
@@ -38,7 +39,6 @@ BASELINE_SETTINGS = {
 
 def pages(docs: Path) -> list[str]:
     """The pages Sphinx builds (the reader's own listing, so both sides parse the same files)."""
-    sys.path.insert(0, str(ROOT))
     from tools.sources.generators.sphinx.project import SphinxSite
 
     return SphinxSite(docs).source_files()
@@ -49,7 +49,6 @@ def child(side: str, docs: Path, rels: list[str]) -> dict[str, Any]:
     logging.disable(logging.WARNING)
     texts = [(rel, (docs / rel).read_text(encoding="utf-8")) for rel in rels]
     if side == "ours":
-        sys.path.insert(0, str(ROOT))
         from tools.sources.generators.sphinx.project import SphinxSite
 
         site = SphinxSite(docs)
@@ -81,7 +80,8 @@ def run(docs: Path, repeats: int) -> dict[str, Any]:
     for _ in range(repeats):
         for side in ("docutils", "ours"):
             out = subprocess.run(
-                [sys.executable, __file__, "--child", side, "--docs", str(docs)],
+                [sys.executable, "-m", "bench.rst_parse", "--child", side, "--docs", str(docs)],
+                cwd=REPO_ROOT,
                 input=json.dumps(rels),
                 capture_output=True,
                 text=True,
@@ -115,7 +115,7 @@ def run(docs: Path, repeats: int) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--docs", type=Path, default=ROOT.parent / "shared/corpus-pytest/docs")
+    parser.add_argument("--docs", type=Path, default=REPO_ROOT.parent / "shared/corpus-pytest/docs")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--child", choices=["ours", "docutils"], help=argparse.SUPPRESS)

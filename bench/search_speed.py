@@ -1,6 +1,6 @@
 """Index and search speed of the docs+KB index beside rank-bm25, on one corpus.
 
-    python bench/search_speed.py --corpus ../shared/corpus [--questions FILE] [--json]
+    python -m bench.search_speed --corpus ../shared/corpus [--questions FILE] [--json]
 
 Each side runs in its own child process so peak RSS is its own. Ours: cold build (fresh temp
 index), warm open (new process-level objects over the built index, change check included),
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import shutil
 import statistics
 import subprocess
@@ -29,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.harness import REPO_ROOT, p50_p95, peak_rss_mb
 
 BASE_URL = "https://docs.langchain.com/oss/python"
 STRIP = ("src/oss/python/", "src/oss/")
@@ -38,16 +37,6 @@ REPEATS = 5
 
 def _questions(path: Path) -> list[str]:
     return [json.loads(line)["question"] for line in path.read_text().splitlines() if line.strip()]
-
-
-def _percentiles(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
-    return {"p50_ms": round(statistics.median(ordered) * 1000, 3), "p95_ms": round(p95 * 1000, 3)}
-
-
-def _peak_rss_mb() -> float:
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
 def ours(corpus: Path, questions: list[str]) -> dict[str, Any]:
@@ -100,8 +89,8 @@ def ours(corpus: Path, questions: list[str]) -> dict[str, Any]:
         "cold_build_s": round(cold, 3),
         "warm_open_s": round(warm, 3),
         "one_changed_page_s": round(changed, 3),
-        **_percentiles(samples),
-        "peak_rss_mb": _peak_rss_mb(),
+        **p50_p95(samples),
+        "peak_rss_mb": peak_rss_mb(),
     }
 
 
@@ -140,7 +129,7 @@ def bm25(corpus: Path, questions: list[str]) -> dict[str, Any]:
             t = time.perf_counter()
             search(q)
             samples.append(time.perf_counter() - t)
-    return {"cold_build_s": round(build, 3), **_percentiles(samples), "peak_rss_mb": _peak_rss_mb()}
+    return {"cold_build_s": round(build, 3), **p50_p95(samples), "peak_rss_mb": peak_rss_mb()}
 
 
 def paired(corpus: Path, questions: list[str]) -> dict[str, Any]:
@@ -178,8 +167,8 @@ def paired(corpus: Path, questions: list[str]) -> dict[str, Any]:
                     times[name].append(took[name])
                 ratios.append(took["bm25"] / max(took["ours"], 1e-9))
     return {
-        "ours": _percentiles(times["ours"]),
-        "bm25": _percentiles(times["bm25"]),
+        "ours": p50_p95(times["ours"]),
+        "bm25": p50_p95(times["bm25"]),
         "speedup_p50": round(
             statistics.median(times["bm25"]) / max(statistics.median(times["ours"]), 1e-9), 1
         ),
@@ -207,7 +196,8 @@ def main() -> int:
         proc = subprocess.run(
             [
                 sys.executable,
-                __file__,
+                "-m",
+                "bench.search_speed",
                 "--corpus",
                 str(corpus),
                 "--questions",
@@ -215,6 +205,7 @@ def main() -> int:
                 "--side",
                 side,
             ],
+            cwd=REPO_ROOT,
             capture_output=True,
             text=True,
             check=True,

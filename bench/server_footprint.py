@@ -15,16 +15,13 @@ import argparse
 import json
 import logging
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.corpora import resolve  # noqa: E402
-from tests.e2e.conftest import langgraph_dev  # noqa: E402
+from bench.corpora import resolve
+from testing.servers import langgraph_dev
 
 QUESTIONS = [
     "How do I stream LLM tokens from a subgraph?",
@@ -111,8 +108,8 @@ def main(argv: list[str] | None = None) -> int:
         del env["DOCS_AGENT_INDEX_DIR"]
         # One index (with vectors) built here and shared by both servers: they then measure
         # start and memory, not the build.
+        from settings.sources import SourceSettings
         from tools import load_sources
-        from tools.settings import SourceSettings
 
         t = time.perf_counter()
         settings = SourceSettings.from_env({**env, "DOCS_AGENT_INDEX_DIR": str(tmp / "index")})

@@ -21,13 +21,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
-
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
 
 OWN_QUESTIONS = [
     "How do guests get a token?",
@@ -69,8 +65,8 @@ async def run(env: dict[str, str], questions: list[str], config: str) -> dict[st
     from graphs.docs_agent import build_docs_agent
     from graphs.source_cards import written_refs
     from server.web import sources as viewer
+    from settings.sources import SourceSettings
     from tools import create_all_tools, load_sources
-    from tools.settings import SourceSettings
 
     settings = dict(env)
     if config == "site":

@@ -7,7 +7,7 @@
 The vote goes to `POST /chat/api/feedback` on the same server (served by `http.app`), which
 checks that the thread is yours and the message is an answer in it, and stores one vote per
 user per answer in the platform store (a second vote replaces the first). Operators see the
-votes in the answers report (`python -m server.report`).
+votes in the answers report (`python -m commands.report`).
 """
 
 from __future__ import annotations

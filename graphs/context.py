@@ -1,6 +1,6 @@
 """Runtime context of both graphs: what a run may change (model, language, suggestions).
 
-Unset fields take the deployment's defaults (`graphs.settings`, read from the environment once),
+Unset fields take the deployment's defaults (settings/agent.py, read from the environment once),
 so a deployment configures defaults once and a client or Studio overrides them per run
 (`context={...}`). Field metadata drives Studio's form; `model` is annotated as an LLM picker
 (`Annotated[str, {"__template_metadata__": {"kind": "llm"}}]`, as langchain-ai/react-agent does).
@@ -12,12 +12,12 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Annotated, Any
 
 from graphs import model_policy
-from graphs.settings import load_settings
+from settings import current
 
 
 def default_model() -> str:
     """DOCS_AGENT_MODEL, else OpenAI when a key is set, else the built-in offline model."""
-    return load_settings().default_model
+    return current().agent.default_model
 
 
 @dataclass(kw_only=True)
@@ -65,7 +65,7 @@ class Context:
 
     def __post_init__(self) -> None:
         """Fill every unset field from the deployment's settings (one rule for all fields)."""
-        settings = load_settings()
+        settings = current().agent
         defaults: dict[str, Any] = {
             "model": settings.default_model,
             "fallback_models": settings.fallback_models,
@@ -137,7 +137,7 @@ def context_of(runtime: Any) -> Context:
     """
     ctx = _requested_context(runtime)
     chooser = model_policy.current_chooser()
-    refused = model_policy.refused_spec(ctx.model, ctx.fallback_chain, chooser, load_settings())
+    refused = model_policy.refused_spec(ctx.model, ctx.fallback_chain, chooser, current().agent)
     if refused is None:
         return ctx
     spec = model_policy.refusal_spec(chooser, refused)

@@ -22,14 +22,14 @@ fallbacks, the suggestions, docs_answer's inner run, the turn record — sees th
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Mapping, Sequence
 from fnmatch import fnmatchcase
 from typing import Any, Literal
 
-from graphs.settings import AgentSettings, load_settings
 from server.identity import DEV_PERMISSION, GUEST_PERMISSION, is_guest_identity
+from settings import current
+from settings.agent import AgentSettings
+from settings.engine import in_server_process
 
 Chooser = Literal["deployment", "developer", "user", "guest"]
 FREE_CHOOSERS: frozenset[Chooser] = frozenset({"deployment", "developer"})
@@ -58,12 +58,6 @@ def _field(user: Any, name: str) -> Any:
     if isinstance(user, Mapping):
         return user.get(name)
     return getattr(user, name, None)
-
-
-def in_server_process(env: Mapping[str, str] | None = None) -> bool:
-    """True inside `langgraph dev`/LangGraph Server (they set the runtime edition) or Aegra."""
-    env = os.environ if env is None else env
-    return bool(env.get("LANGGRAPH_RUNTIME_EDITION")) or "aegra_api" in sys.modules
 
 
 def chooser_of(config: Mapping[str, Any] | None, env: Mapping[str, str] | None = None) -> Chooser:
@@ -139,7 +133,7 @@ def refusal_spec(chooser: Chooser, asked: str) -> str:
 
 def refusal_text(spec: str, settings: AgentSettings | None = None) -> str:
     """What the run answers for a refused choice: which model, why, and what to do instead."""
-    settings = settings or load_settings()
+    settings = settings or current().agent
     chooser, _, asked = spec[len(REFUSED_PREFIX) :].partition(":")
     if chooser == "guest":
         return (

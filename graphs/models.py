@@ -22,7 +22,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from graphs import model_policy
 from graphs.context import Context, default_model
 from graphs.offline.model import OfflineChatModel
-from graphs.settings import OFFLINE, load_settings
+from settings import current
+from settings.agent import OFFLINE
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ def load_chat_model(spec: str, *, streaming: bool = True) -> BaseChatModel:
     if spec == OFFLINE:
         model: BaseChatModel = OfflineChatModel()
     else:
-        settings = load_settings()
+        settings = current().agent
         kwargs: dict[str, Any] = {}
         if spec.startswith("openai:") and settings.openai_base_url:
             kwargs["base_url"] = settings.openai_base_url

@@ -25,48 +25,20 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-import os
 from collections.abc import Iterable, Mapping, MutableMapping
 from typing import Any
 
+from settings import current
+from settings.web import Network
+
 log = logging.getLogger(__name__)
 
-VARIABLE = "DOCS_AGENT_TRUSTED_PROXIES"
 PEER_KEY = "docs_agent.peer"
 """Scope key holding the TCP peer `(host, port)` as the server saw it, before any rewrite."""
 UNVERIFIED = "unverified-forwarded"
 UVICORN_MIDDLEWARE = "ProxyHeadersMiddleware"
 """The name `uvicorn.config.Config.load` wraps the app with (verified on uvicorn 0.54 and 0.55)."""
 MAX_HOP_CHARS = 64
-
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-
-
-def parse_trusted_proxies(raw: str) -> tuple[Network, ...]:
-    """`10.0.0.5, 10.1.0.0/16, ::1` → networks; ValueError naming the variable on anything else."""
-    networks: list[Network] = []
-    for entry in (e.strip() for e in (raw or "").split(",")):
-        if not entry:
-            continue
-        if "*" in entry:
-            raise ValueError(
-                f"{VARIABLE}: '*' would let every client choose its address; name the proxies' "
-                "addresses or networks (e.g. 10.0.0.0/8)."
-            )
-        try:
-            networks.append(ipaddress.ip_network(entry, strict=False))
-        except ValueError:
-            raise ValueError(
-                f"{VARIABLE}: {entry!r} is not an IP address or network (e.g. 127.0.0.1, "
-                "10.0.0.0/8, ::1)."
-            ) from None
-    return tuple(networks)
-
-
-def trusted_proxies(env: Mapping[str, str] | None = None) -> tuple[Network, ...]:
-    """The configured proxies (`DOCS_AGENT_TRUSTED_PROXIES`); none by default."""
-    env = os.environ if env is None else env
-    return parse_trusted_proxies(env.get(VARIABLE, ""))
 
 
 def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -161,5 +133,5 @@ def install_peer_record() -> bool:
     return True
 
 
-TRUSTED = trusted_proxies()
+TRUSTED = current().web.trusted_proxies  # parsed in settings/web.py
 install_peer_record()

@@ -1,6 +1,7 @@
 """Guest mode for a public docs site: short-lived signed identities for anonymous readers.
 
-Off unless `DOCS_AGENT_GUESTS=true` *and* `DOCS_AGENT_GUEST_SECRET` (≥ 32 bytes) are set; when
+Off unless `DOCS_AGENT_GUESTS=true` *and* `DOCS_AGENT_GUEST_SECRET` (≥ 32 bytes) are set
+(settings/guests.py); when
 off, `authenticate_guest` returns None for every request and nothing else changes.
 
 When on, `POST /chat/api/guest` (server/web/app.py) hands each browser a token
@@ -26,13 +27,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
 import threading
 import time
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import jwt
@@ -45,17 +44,13 @@ from server.identity import (
     is_guest_identity,
     namespace_label,
 )
+from settings import current
+from settings.guests import GuestConfig, GuestConfigError
 
 PREFIX = "guest."
 AUDIENCE = "docs-agent-guest"
 IDENTITY_PREFIX = GUEST_IDENTITY_PREFIX
 PERMISSION = GUEST_PERMISSION
-MIN_SECRET_BYTES = 32
-_TRUE = {"true", "1", "yes", "on"}
-
-
-class GuestConfigError(ValueError):
-    """Guest mode asked for but not configured safely: the start must fail."""
 
 
 class GuestLimitError(Exception):
@@ -66,57 +61,6 @@ class GuestLimitError(Exception):
         super().__init__(f"Guest limit reached ({what}); try again in {retry_after_s} s.")
         self.what = what
         self.retry_after_s = retry_after_s
-
-
-@dataclass(frozen=True)
-class GuestConfig:
-    """Guest settings from the environment; `enabled` is False unless explicitly switched on."""
-
-    enabled: bool = False
-    secret: str = ""
-    ttl_s: int = 3600
-    new_per_address_hour: int = 10
-    requests_per_minute: int = 120
-    runs_per_hour: int = 20
-    address_runs_per_hour: int = 60
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> GuestConfig:
-        """Parse `DOCS_AGENT_GUEST*`; raise GuestConfigError when on without a strong secret."""
-        env = os.environ if env is None else env
-        enabled = (env.get("DOCS_AGENT_GUESTS") or "").strip().lower() in _TRUE
-        if not enabled:
-            return cls()
-        secret = env.get("DOCS_AGENT_GUEST_SECRET") or ""
-        if len(secret.encode()) < MIN_SECRET_BYTES:
-            raise GuestConfigError(
-                "DOCS_AGENT_GUESTS=true needs DOCS_AGENT_GUEST_SECRET of at least "
-                f"{MIN_SECRET_BYTES} bytes (a long random value, not shared with AUTH_JWT_SECRET)."
-            )
-        if secret == env.get("AUTH_JWT_SECRET"):
-            raise GuestConfigError("DOCS_AGENT_GUEST_SECRET must differ from AUTH_JWT_SECRET.")
-
-        def number(name: str, default: int) -> int:
-            raw = (env.get(name) or "").strip()
-            if not raw:
-                return default
-            try:
-                value = int(raw)
-            except ValueError:
-                raise GuestConfigError(f"{name} must be a whole number.") from None
-            if value <= 0:
-                raise GuestConfigError(f"{name} must be positive.")
-            return value
-
-        return cls(
-            enabled=True,
-            secret=secret,
-            ttl_s=number("DOCS_AGENT_GUEST_TTL_S", 3600),
-            new_per_address_hour=number("DOCS_AGENT_GUEST_NEW_PER_ADDRESS_HOUR", 10),
-            requests_per_minute=number("DOCS_AGENT_GUEST_REQUESTS_PER_MINUTE", 120),
-            runs_per_hour=number("DOCS_AGENT_GUEST_RUNS_PER_HOUR", 20),
-            address_runs_per_hour=number("DOCS_AGENT_GUEST_ADDRESS_RUNS_PER_HOUR", 60),
-        )
 
 
 class SlidingWindow:
@@ -237,7 +181,20 @@ def bearer_token(authorization: str | None) -> str:
     return token.strip() if scheme.lower() == "bearer" else ""
 
 
-CONFIG = GuestConfig.from_env()
+def configured() -> GuestConfig:
+    """The guests section (settings/guests.py); off when the settings were refused.
+
+    Never raises: server/auth.py imports this module, and an auth module that fails to import
+    leaves Aegra open to everyone. A refused guest setting is raised by server/auth.py's own load
+    of the settings instead, which then refuses every request (and fails `langgraph dev`'s start).
+    """
+    try:
+        return current().guests
+    except Exception:  # noqa: BLE001 - reported by server/auth.py, which refuses every request
+        return GuestConfig()
+
+
+CONFIG = configured()
 SERVICE = GuestService(CONFIG)
 
 

@@ -42,8 +42,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping
@@ -56,61 +54,17 @@ from langgraph_sdk import Auth
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.identity import OWNER_KEY
+from settings import current
+from settings.engine import engine
+from settings.limits import Limits
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MAX_RUNS_PER_USER = 2  # a person has a question or two in flight, not a queue
-DEFAULT_MAX_WRITE_CHARS = 64_000  # 4 x DOCS_AGENT_MAX_INPUT_CHARS: the graph cuts below this
-DEFAULT_MAX_STORE_VALUE_CHARS = 4_000
-# A request body's bytes, before any engine reads it: room for DOCS_AGENT_MAX_WRITE_CHARS of
-# text even where a client escapes every character (`\uXXXX`, 6 bytes), and no more.
-DEFAULT_MAX_REQUEST_BYTES = 512 * 1024
 # How long a run admitted outside any HTTP request (a cron's) counts on its own before the
 # engine's records must show it: generous, since a loaded engine may record a run seconds after
 # its admission. A run admitted in a request counts while that request is in flight instead.
 ADMITTED_WINDOW_S = 15.0
 ACTIVE = ("pending", "running")
-
-ENV = {
-    "max_runs_per_user": ("DOCS_AGENT_MAX_RUNS_PER_USER", DEFAULT_MAX_RUNS_PER_USER),
-    "max_write_chars": ("DOCS_AGENT_MAX_WRITE_CHARS", DEFAULT_MAX_WRITE_CHARS),
-    "max_store_value_chars": ("DOCS_AGENT_MAX_STORE_VALUE_CHARS", DEFAULT_MAX_STORE_VALUE_CHARS),
-    "max_request_bytes": ("DOCS_AGENT_MAX_REQUEST_BYTES", DEFAULT_MAX_REQUEST_BYTES),
-}
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The limits; 0 switches the run limit off (never the size caps)."""
-
-    max_runs_per_user: int = DEFAULT_MAX_RUNS_PER_USER
-    max_write_chars: int = DEFAULT_MAX_WRITE_CHARS
-    max_store_value_chars: int = DEFAULT_MAX_STORE_VALUE_CHARS
-    max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
-        """Parse the variables; a bad value keeps the default and logs an error naming it.
-
-        Never raises: the auth module imports this, and an auth module that fails to load leaves
-        some engines open to everyone. A limit that stays at its default stays safe.
-        """
-        env = os.environ if env is None else env
-        values: dict[str, int] = {}
-        for name, (var, default) in ENV.items():
-            raw = env.get(var, "").strip()
-            if not raw:
-                continue
-            try:
-                value = int(raw)
-            except ValueError:
-                value = -1
-            floor = 0 if name == "max_runs_per_user" else 1
-            if value < floor:
-                log.error("%s=%r is not a whole number >= %d; using %d", var, raw, floor, default)
-                continue
-            values[name] = value
-        return cls(**values)
 
 
 def text_size(value: Any, stop_at: int) -> int:
@@ -303,10 +257,10 @@ async def inmem_thread_of_another(user: str, thread_id: Any) -> bool:
 
 def engine_run_records(env: Mapping[str, str] | None = None) -> RunRecords | None:
     """The run records of the engine this process runs in; None when it is neither known engine."""
-    env = os.environ if env is None else env
-    if env.get("LANGGRAPH_RUNTIME_EDITION") == "inmem":
+    kind = engine(env)
+    if kind == "inmem":
         return INMEM_RECORDS
-    if "aegra_api" in sys.modules:
+    if kind == "aegra":
         return AEGRA_RECORDS
     return None
 
@@ -442,7 +396,7 @@ class RunLimiter:
         self._admitted[user].append(Admission(key, self.clock(), _request.get()))
 
 
-LIMITS = Limits.from_env()
+LIMITS = current().limits  # settings/limits.py: never a start error
 _runs: RunLimiter | None = None
 
 

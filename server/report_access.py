@@ -25,9 +25,10 @@ never shown.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Mapping
 from typing import Any
+
+from settings import current
 
 ROOT = "answers_report"
 SCOPE = "team"
@@ -80,11 +81,9 @@ def count_feedback_write(identity: str) -> None:
         raise FeedbackRateLimited(exc.retry_after_s) from None
 
 
-def operators(env: Mapping[str, str] | None = None) -> frozenset[str]:
-    """The operator user ids from `AUTH_OPERATORS` (empty: nobody reads the report)."""
-    env = os.environ if env is None else env
-    raw = env.get("AUTH_OPERATORS") or ""
-    return frozenset(part.strip() for part in raw.split(",") if part.strip())
+def operators() -> frozenset[str]:
+    """The operator user ids (`AUTH_OPERATORS`, settings/report.py; empty: nobody reads the report)."""
+    return current().report.operators
 
 
 def voter_hash(identity: str) -> str:

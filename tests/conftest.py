@@ -23,6 +23,8 @@ for var in (
 ):
     os.environ.pop(var, None)
 os.environ.setdefault("LANGSMITH_TRACING", "false")
+# Outside a server every section reads `.env` too (settings/dotenv.py): never a developer's here.
+os.environ["DOCS_AGENT_ENV_FILE"] = ""
 
 
 @pytest.fixture
@@ -41,9 +43,9 @@ def shared_corpus() -> Path:
 
 @pytest.fixture(autouse=True)
 def _fresh_settings() -> Iterator[None]:
-    """Each test reads the environment afresh (the graphs read it once per process)."""
-    from graphs.settings import load_settings
+    """Each test reads the environment afresh (a process reads its settings once: settings/)."""
+    from settings import current
 
-    load_settings.cache_clear()
+    current.cache_clear()
     yield
-    load_settings.cache_clear()
+    current.cache_clear()

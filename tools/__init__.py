@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from tools.settings import SourceSettings
+from settings import current
+from settings.sources import SourceSettings
 
 if TYPE_CHECKING:  # only for hints: importing `tools.search` in an index worker stays light
     from langchain_core.tools import BaseTool
@@ -46,7 +47,7 @@ def load_sources(settings: SourceSettings | None = None) -> Sources:
     from tools.docs import docs_source
     from tools.kb import kb_backend
 
-    settings = settings or SourceSettings.from_env()
+    settings = settings or current().sources
     sources = Sources(settings, docs_source(settings), kb_backend(settings), code_roots(settings))
     warm_up(sources)
     return sources

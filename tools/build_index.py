@@ -4,7 +4,7 @@
     python -m tools.build_index --publish DIR   # the same, then a snapshot every replica reads
     python -m tools.build_index --refresh   # `make refresh`: re-check the live sources now
 
-Every command reads the same settings: the environment and `.env` (tools/settings.py), as the
+Every command reads the same settings: the environment and `.env` (settings/dotenv.py), as the
 server does, so `make index` builds the index of the sources the server is configured with.
 
 The indexes live on disk (`DOCS_AGENT_INDEX_DIR`) and are brought up to date incrementally, so a
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 import threading
 import time
@@ -35,10 +34,11 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
 
+from settings.dotenv import SERVER_MODULES
+from settings.sources import SourceSettings
 from tools import Sources, load_sources
 from tools.codebase.symbols import symbol_index
 from tools.search import SyncStats
-from tools.settings import SERVER_MODULES, SourceSettings
 from tools.sources.contract import IndexedSource, KnowledgeBase, LiveSource, ReportsStatus
 
 log = logging.getLogger(__name__)
@@ -63,8 +63,8 @@ def warm_up(sources: Sources | None = None) -> threading.Thread | None:
     Only inside a server (langgraph-api or Aegra has loaded the graphs): tests and scripts that
     import the graphs keep the lazy build and start no threads.
     """
-    if os.environ.get("DOCS_AGENT_WARM_UP", "true").strip().lower() in ("0", "false", "off", "no"):
-        return None
+    if not (sources.settings if sources is not None else SourceSettings.from_env()).warm_up:
+        return None  # DOCS_AGENT_WARM_UP=false (settings/sources.py)
     if not any(name in sys.modules for name in SERVER_MODULES) or _started.is_set():
         return None
     _started.set()

@@ -8,6 +8,7 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
+from settings.sources import SourceSettings
 from tools.artifacts import CodeArtifact
 from tools.codebase import search as code_search
 from tools.codebase.roots import (
@@ -18,7 +19,6 @@ from tools.codebase.roots import (
     resolve_path,
 )
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
-from tools.settings import SourceSettings
 
 MAX_FILES_SHOWN = 15
 MAX_LINES_PER_FILE = 8

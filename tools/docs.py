@@ -16,7 +16,7 @@ from tools.presentation.render import render_document_parts, render_hits
 from tools.presentation.site_links import hit_snippets, page_links, source_links
 from tools.search.embeddings import configured_embedder
 from tools.search.fusion import warming_note
-from tools.settings import SourceSettings
+from tools.settings import SourceSettings, check_site_choices
 from tools.sources.contract import DocsSource, ReportsStatus
 from tools.sources.corpus import FolderCorpus, UrlRule, repo_prefix
 from tools.sources.registry import SiteOptions, detect_site
@@ -27,6 +27,7 @@ MAX_RESULTS = 20
 
 def docs_source(settings: SourceSettings) -> DocsSource | None:
     """The configured docs: an llms.txt site when `DOCS_AGENT_LLMS_TXT_URL` is set, else the folder."""
+    check_site_choices(settings)
     if settings.llms_txt_url:
         from tools.sources.live.llms_txt import LlmsTxtCorpus
 

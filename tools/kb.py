@@ -16,6 +16,7 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
+from settings.sources import SourceSettings
 from tools.artifacts import ArticleArtifact, SearchHitArtifact
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 from tools.presentation.corpus_language import description_note, weak_match_note
@@ -25,7 +26,6 @@ from tools.presentation.site_links import hit_snippets, page_links, source_links
 from tools.search import Hit
 from tools.search.embeddings import Embedder, configured_embedder
 from tools.search.fusion import warming_note
-from tools.settings import SourceSettings
 from tools.sources.contract import KnowledgeBase
 from tools.sources.corpus import SUFFIXES, FolderCorpus, UrlRule, repo_prefix
 from tools.sources.live.fetch import SourceUnavailable

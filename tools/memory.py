@@ -13,7 +13,6 @@ telling the model what to delete; nothing is overwritten or evicted silently.
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 import uuid
 import weakref
@@ -26,6 +25,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
 from server.identity import DEV_PERMISSION, MEMORY_NAMESPACE, memory_namespace
+from settings import current
 from tools.feedback import FEEDBACK_DESCRIPTION, emit_feedback
 
 NAMESPACE = MEMORY_NAMESPACE
@@ -40,15 +40,9 @@ NO_STORE = (
 )
 
 
-def memory_enabled(env: Mapping[str, str] | None = None) -> bool:
-    """`DOCS_AGENT_MEMORY` (default on) switches the memory tools and prompt block."""
-    env = os.environ if env is None else env
-    return (env.get("DOCS_AGENT_MEMORY") or "true").strip().lower() not in (
-        "0",
-        "false",
-        "no",
-        "off",
-    )
+def memory_enabled() -> bool:
+    """`DOCS_AGENT_MEMORY` (default on) switches the memory tools and prompt block (settings/memory.py)."""
+    return current().memory.enabled
 
 
 def user_id_from_config(config: Mapping[str, Any] | None) -> str:

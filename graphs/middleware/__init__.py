@@ -33,7 +33,8 @@ from graphs.middleware.tool_output import ToolOutputSanitizerMiddleware
 from graphs.middleware.turn_limit import TurnLimitMiddleware
 from graphs.middleware.turn_record import TurnRecordMiddleware
 from graphs.middleware.usage_log import UsageLogMiddleware
-from graphs.settings import AgentSettings, load_settings
+from settings import current
+from settings.agent import AgentSettings
 
 AgentRole = Literal["answer", "researcher"]
 ROLES: tuple[AgentRole, ...] = ("answer", "researcher")
@@ -47,7 +48,7 @@ def shared_middleware(
     Each agent appends its own role-specific pieces after the list (the citation check, an
     offline role): last in the list, a wrapper runs innermost and an `after_agent` hook first.
     """
-    s = settings or load_settings()
+    s = settings or current().agent
     # Every agent: the gate on tool output, loop limits, tool-error handling and retries
     # (Retry-After aware) around the check on unusable replies and the model choice + fallbacks.
     core: list[AgentMiddleware[Any, Any]] = [

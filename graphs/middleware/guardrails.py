@@ -40,7 +40,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from graphs.offline.language import detect_language
-from graphs.settings import load_settings
+from settings import current
 from tools.text import strip_controls
 
 log = logging.getLogger(__name__)
@@ -118,7 +118,7 @@ def classify_by_rules(text: str, allow: Iterable[str] | None = None) -> Verdict 
 
     `allow`: extra product words (default: DOCS_AGENT_GUARDRAILS_ALLOW).
     """
-    extra = load_settings().guardrails_allow if allow is None else allow
+    extra = current().agent.guardrails_allow if allow is None else allow
     words = set(re.findall(r"[^\W\d]+", text.lower()))
     if words & (ALLOWLIST | set(extra)) or _CODE_RE.search(text):
         return "on_topic"

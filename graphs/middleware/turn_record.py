@@ -29,7 +29,6 @@ write fails, the turn goes on unchanged.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
@@ -54,6 +53,7 @@ from graphs.citations import cited_sources
 from graphs.context import context_of
 from graphs.messages import current_turn, failure_of
 from graphs.offline.language import resolve_language
+from settings import current
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,6 @@ ANSWER_CHARS = 4000  # the transcript's answer: enough to judge it, small enough
 ASKED_ON_CHARS = 2000
 CLIENTS = frozenset({"widget", "page"})  # contract C3; anything else is recorded as None
 MAX_SOURCES = 20
-DEFAULT_TTL_DAYS = 90
 # A run's creation time further back than this from its turn's start is not believed.
 MAX_QUEUE_S = 3600.0
 
@@ -101,16 +100,6 @@ class TokenClock(BaseCallbackHandler):
 # the clock to every model run configured while it is set, and to nothing else.
 _TOKEN_CLOCK: ContextVar[TokenClock | None] = ContextVar("docs_agent_token_clock", default=None)
 register_configure_hook(_TOKEN_CLOCK, inheritable=False)
-
-
-def ttl_minutes(env: dict[str, str] | None = None) -> float:
-    """Record lifetime in minutes (store TTLs are in minutes) from `DOCS_AGENT_REPORT_TTL_DAYS`."""
-    raw = (env if env is not None else os.environ).get("DOCS_AGENT_REPORT_TTL_DAYS", "")
-    try:
-        days = float(raw) if raw.strip() else DEFAULT_TTL_DAYS
-    except ValueError:
-        days = DEFAULT_TTL_DAYS
-    return max(days, 1 / 1440) * 1440
 
 
 def run_owner(configurable: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
@@ -279,7 +268,7 @@ class TurnRecordMiddleware(AgentMiddleware[TurnRecordState, Any]):
             return None
         kwargs: dict[str, Any] = {"index": False}
         if getattr(store, "supports_ttl", False):
-            kwargs["ttl"] = ttl_minutes()
+            kwargs["ttl"] = current().report.ttl_minutes
         return store, record, kwargs
 
     async def aafter_agent(

@@ -30,7 +30,6 @@ import asyncio
 import gzip
 import hashlib
 import logging
-import os
 import re
 import sys
 from functools import lru_cache
@@ -45,7 +44,9 @@ from langgraph_sdk import Auth
 from server import client_address, guest
 from server.web import feedback, search, sources, widget_api
 from server.web.first_screen import first_screen
-from server.web.origins import FRAME_ORIGINS, allowed_origins  # noqa: F401 — allowed_origins: this module's API
+from server.web.origins import FRAME_ORIGINS
+from settings import current
+from settings.web import WebSettings
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
@@ -242,15 +243,15 @@ async def post_feedback(request: Request) -> Response:
     return JSONResponse(stored)
 
 
-def page_address(env: dict[str, str] | None = None, argv: list[str] | None = None) -> str:
+def page_address(web: WebSettings | None = None, argv: list[str] | None = None) -> str:
     """Where the page is served, as well as this process can tell at start.
 
     `langgraph dev` exports its own URL (`LANGGRAPH_API_URL`); Aegra's `serve` command and
-    uvicorn take `--host`/`--port` on their command line; else the path alone.
+    uvicorn take `--host`/`--port` on their command line (else `HOST`/`PORT`); else the path alone.
     """
-    env = dict(os.environ) if env is None else env
+    web = current().web if web is None else web
     argv = sys.argv if argv is None else argv
-    base = (env.get("LANGGRAPH_API_URL") or "").rstrip("/")
+    base = web.api_url
     if not base:
 
         def flag(name: str) -> str | None:
@@ -261,9 +262,9 @@ def page_address(env: dict[str, str] | None = None, argv: list[str] | None = Non
                     return arg.split("=", 1)[1]
             return None
 
-        port = flag("--port") or env.get("PORT")
+        port = flag("--port") or web.port
         if port:
-            host = flag("--host") or env.get("HOST") or "127.0.0.1"
+            host = flag("--host") or web.host or "127.0.0.1"
             base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
     return f"{base}/chat"
 

@@ -11,34 +11,21 @@ back to the page's own text in the reader's language (the server sends null).
 from __future__ import annotations
 
 import logging
-import os
-from collections.abc import Mapping
 from typing import Any
+
+from settings import current
+from settings.web import MAX_EXAMPLES, MAX_TEXT, WebSettings
 
 log = logging.getLogger(__name__)
 
-MAX_EXAMPLES = 4
-_MAX_TEXT = 300
 
 _corpus_examples: list[str] | None = None
 
 
-def configured(env: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The team's own first screen (None / [] where unset)."""
-    env = os.environ if env is None else env
-
-    def text(name: str) -> str | None:
-        value = (env.get(name) or "").strip()
-        return value[:_MAX_TEXT] or None
-
-    examples = [
-        e.strip()[:_MAX_TEXT] for e in (env.get("DOCS_AGENT_WEB_EXAMPLES") or "").split("|")
-    ]
-    return {
-        "welcome": text("DOCS_AGENT_WEB_WELCOME"),
-        "examples": [e for e in examples if e][:MAX_EXAMPLES],
-        "disclaimer": text("DOCS_AGENT_WEB_DISCLAIMER"),
-    }
+def configured(web: WebSettings | None = None) -> dict[str, Any]:
+    """The team's own first screen (None / [] where unset; settings/web.py trims and caps it)."""
+    web = current().web if web is None else web
+    return {"welcome": web.welcome, "examples": list(web.examples), "disclaimer": web.disclaimer}
 
 
 def titles_in_reading_order(docs: Any, limit: int = MAX_EXAMPLES) -> list[str]:
@@ -65,7 +52,7 @@ def titles_in_reading_order(docs: Any, limit: int = MAX_EXAMPLES) -> list[str]:
             title = doc.title if doc is not None else None
         title = (title or "").strip()
         if title and title not in titles:
-            titles.append(title[:_MAX_TEXT])
+            titles.append(title[:MAX_TEXT])
         if len(titles) >= limit:
             break
     return titles

@@ -2,28 +2,16 @@
 
 One place for the list, because three things follow it: the page's CSP `frame-ancestors`
 (server/web/app.py), the widget's question "may I show a button here?" (server/web/widget_api.py),
-and the viewer page's CSP (server/web/sources.py).
+and the viewer page's CSP (server/web/sources.py). The variable is parsed in settings/web.py.
 """
 
 from __future__ import annotations
 
-import os
 from urllib.parse import urlparse
 
+from settings import current
 
-def allowed_origins(env: dict[str, str] | None = None) -> list[str]:
-    """Origins allowed to frame the page (`DOCS_AGENT_WEB_ORIGINS`, comma-separated; never `*`)."""
-    raw = (env if env is not None else os.environ).get("DOCS_AGENT_WEB_ORIGINS", "")
-    origins = [o.strip().rstrip("/") for o in raw.split(",") if o.strip()]
-    bad = [o for o in origins if "*" in o or not o.startswith(("https://", "http://"))]
-    if bad:
-        raise ValueError(
-            f"DOCS_AGENT_WEB_ORIGINS: {', '.join(bad)} is not an origin like https://docs.example.com"
-        )
-    return origins
-
-
-FRAME_ORIGINS = allowed_origins()
+FRAME_ORIGINS = list(current().web.origins)
 
 
 def frame_ancestors() -> str:

@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import re
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -37,6 +35,8 @@ from langgraph_sdk import Auth
 from graphs.source_cards import heading_trail, web_url
 from server import guest
 from server.web import feedback
+from settings import current
+from settings.guests import SearchLimits
 from tools import load_sources
 from tools.presentation.site_links import hit_snippets, source_links
 from tools.search.records import Hit
@@ -58,32 +58,6 @@ _MD_LINK_RE = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
 _CUT_URL_TAIL_RE = re.compile(r"^…[^\s()]*\)+[.,;:]?\s*")
 
 
-@dataclass(frozen=True)
-class SearchLimits:
-    """Instant searches a guest (and all guests of one address) may make per minute."""
-
-    per_guest_minute: int = 180
-    per_address_minute: int = 600
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> SearchLimits:
-        """`DOCS_AGENT_GUEST_SEARCHES_PER_MINUTE`, `DOCS_AGENT_GUEST_ADDRESS_SEARCHES_PER_MINUTE`."""
-        env = os.environ if env is None else env
-
-        def number(name: str, default: int) -> int:
-            raw = (env.get(name) or "").strip()
-            if not raw:
-                return default
-            if not raw.isdigit() or int(raw) <= 0:
-                raise ValueError(f"{name} must be a positive whole number, not {raw!r}")
-            return int(raw)
-
-        return cls(
-            number("DOCS_AGENT_GUEST_SEARCHES_PER_MINUTE", cls.per_guest_minute),
-            number("DOCS_AGENT_GUEST_ADDRESS_SEARCHES_PER_MINUTE", cls.per_address_minute),
-        )
-
-
 class GuestSearchLimiter:
     """The two sliding windows of guests' instant searches (server/guest.py's `SlidingWindow`)."""
 
@@ -98,7 +72,7 @@ class GuestSearchLimiter:
         self.per_address.hit(address_key, "instant searches per address per minute")
 
 
-LIMITER = GuestSearchLimiter(SearchLimits.from_env())
+LIMITER = GuestSearchLimiter(current().guest_searches)
 
 
 def keystroke_terms(index: Any, query: str) -> list[str]:

@@ -7,7 +7,7 @@ a short checkpointer TTL deletes a thread and its checkpoints within two sweeps;
 with SIGKILL mid-run comes back with the finished turn intact and the cut run finished or clearly
 failed; threads and memories move from `langgraph dev` to Aegra. Ownership across users and memory isolation run in test_auth_e2e.py (parametrised on Aegra).
 Fail closed: Aegra started with a refused auth configuration serves nobody, on any route (Aegra
-itself would serve everyone as `anonymous`); `make aegra` (server/local_stack.py) refuses to
+itself would serve everyone as `anonymous`); `make aegra` (commands/local_stack.py) refuses to
 start it, and stopping `make aegra` with SIGTERM leaves no Aegra process serving.
 """
 
@@ -28,16 +28,16 @@ import httpx
 import pytest
 from langgraph_sdk import get_client
 
-from server.local_stack import psql
+from commands.local_stack import psql
+from testing.fake_openai import FakeOpenAI, Step
+from testing.servers import AegraServices, AegraStack, free_port, langgraph_dev, offline_env
 from tests.conftest import REPO_ROOT
-from tests.e2e.conftest import AegraServices, AegraStack, free_port, langgraph_dev, offline_env
 from tests.e2e.test_deep_agent_e2e import (
     test_researchers_stream_in_their_own_namespaces_and_citations_verify as test_deep_agent_streams_subgraphs_on_aegra,  # noqa: E501
 )
 from tests.e2e.test_docs_agent_e2e import (
     test_streamed_answer_cites_existing_page_and_threads_are_per_user as test_docs_agent_streams_and_threads_by_user_on_aegra,  # noqa: E501
 )
-from tests.fixtures.fake_openai import FakeOpenAI, Step
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
@@ -335,7 +335,7 @@ def _local_stack(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[
     """`make aegra`'s command, on given databases, in its own process group."""
     with log.open("ab") as out:
         return subprocess.Popen(
-            [sys.executable, "-m", "server.local_stack", "--port", str(port)],
+            [sys.executable, "-m", "commands.local_stack", "--port", str(port)],
             cwd=REPO_ROOT,
             env=env,
             stdout=out,

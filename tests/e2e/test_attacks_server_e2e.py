@@ -22,8 +22,8 @@ import httpx
 import jwt
 import pytest
 
+from testing.fake_openai import FakeOpenAI, Step
 from tests.e2e import conftest as e2e
-from tests.fixtures.fake_openai import FakeOpenAI, Step
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 

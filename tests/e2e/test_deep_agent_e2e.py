@@ -9,8 +9,8 @@ import pytest
 from langgraph_sdk import get_client
 
 from graphs.citations import CitationChecker
+from settings.sources import SourceSettings
 from tools import load_sources
-from tools.settings import SourceSettings
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import LANGGRAPH, REPO_ROOT
+from testing.servers import LANGGRAPH, REPO_ROOT
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 

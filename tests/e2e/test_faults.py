@@ -21,8 +21,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph_sdk import get_client
 
 from graphs.context import Context
-from tests.e2e.conftest import langgraph_dev
-from tests.fixtures.fake_openai import FakeOpenAI, Step
+from testing.fake_openai import FakeOpenAI, Step
+from testing.servers import langgraph_dev
 
 # One event loop for the module: langchain-openai shares one async HTTP client per base URL.
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180), pytest.mark.asyncio(loop_scope="module")]
@@ -49,8 +49,8 @@ def agent(fake: FakeOpenAI, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     for k, v in env.items():
         mp.setenv(k, v)
     from graphs.docs_agent import build_docs_agent
+    from settings.sources import SourceSettings
     from tools import create_all_tools, load_sources
-    from tools.settings import SourceSettings
 
     settings = SourceSettings.from_env(
         {"DOCS_AGENT_INDEX_DIR": str(tmp_path_factory.mktemp("index")), "DOCS_AGENT_CODE_ROOTS": ""}

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.fixtures.live_site import serve_handler
+from testing.live_site import serve_handler
 from tools.kb import create_kb_tools
 from tools.sources.live.help_center import HelpCenterKnowledgeBase
 from tools.sources.live.llms_txt import LlmsTxtCorpus

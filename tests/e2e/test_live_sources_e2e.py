@@ -1,7 +1,7 @@
 """Live sources through a real `langgraph dev`: a docs site and a help center that fail, change and grow.
 
 The site (89 pages published as llms.txt) and the help center run on loopback
-(tests/fixtures/live_site.py); the server answers with the offline model. Each figure of the
+(testing/live_site.py); the server answers with the offline model. Each figure of the
 issue is checked here: failures named, never "nothing found"; a maintenance page keeps every
 cached page; a site edit is seen without a restart; `make index` beside a running server costs
 no search; `make index` reads `.env`.
@@ -22,9 +22,9 @@ import pytest
 from langgraph_sdk import get_client
 
 from graphs.offline.language import phrase
+from testing.live_site import TOKEN, LiveSite, page_text, serve
+from testing.servers import langgraph_dev, offline_env
 from tests.conftest import REPO_ROOT
-from tests.e2e.conftest import langgraph_dev, offline_env
-from tests.fixtures.live_site import TOKEN, LiveSite, page_text, serve
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e import test_web_chat_e2e as on_dev
-from tests.e2e.browser import (
+from testing.browser import (
     Browser,
     chromium_path,  # noqa: E402
 )
-from tests.e2e.conftest import AegraServices, AegraStack
+from testing.fake_openai import FakeOpenAI
+from testing.servers import AegraServices, AegraStack
+from tests.e2e import test_web_chat_e2e as on_dev
 from tests.e2e.test_web_chat_e2e import browser, fake_model, site_port
-from tests.fixtures.fake_openai import FakeOpenAI
 
 pytestmark = [
     pytest.mark.e2e,

@@ -21,10 +21,10 @@ import httpx
 import pytest
 from langgraph_sdk import get_client
 
-from tests.e2e.browser import Browser, Page, chromium, chromium_path
-from tests.e2e.conftest import REPO_ROOT, free_port, langgraph_dev
-from tests.fixtures import model_answers
-from tests.fixtures.fake_openai import FakeOpenAI, Step
+from testing import model_answers
+from testing.browser import Browser, Page, chromium, chromium_path
+from testing.fake_openai import FakeOpenAI, Step
+from testing.servers import REPO_ROOT, free_port, langgraph_dev
 
 pytestmark = [
     pytest.mark.e2e,
@@ -431,7 +431,7 @@ def test_report_reads_every_turn_for_operators_only(
         cmd = [
             sys.executable,
             "-m",
-            "server.report",
+            "commands.report",
             "--since",
             "1d",
             "--url",
@@ -507,7 +507,7 @@ def test_one_address_cannot_mint_guests_without_end(web_server: str) -> None:
 
 
 # --- The page in front of readers with a real model (issue 31) ------------------------------------
-# A scripted OpenAI-compatible model (tests/fixtures/fake_openai.py, writer="markdown") streams a
+# A scripted OpenAI-compatible model (testing/fake_openai.py, writer="markdown") streams a
 # word every 50 ms: it searches, reads the best page, answers in a real model's Markdown and
 # suggests follow-ups; scripts make it fail on demand.
 

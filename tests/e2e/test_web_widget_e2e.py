@@ -3,7 +3,7 @@
 A mock MkDocs-Material-like site (sticky header, sticky right-hand table of contents, a cookie
 bar fixed at the bottom) is served on one loopback origin, the assistant (`langgraph dev`) on
 another; a third origin is not in `DOCS_AGENT_WEB_ORIGINS`. Runs use the offline model, and one
-server uses the scripted OpenAI-compatible model (tests/fixtures/fake_openai.py) streaming a
+server uses the scripted OpenAI-compatible model (testing/fake_openai.py) streaming a
 Markdown answer with a page, an article and a code citation.
 """
 
@@ -24,9 +24,9 @@ import httpx
 import pytest
 
 from graphs.source_cards import written_refs
-from tests.e2e.browser import Browser, Page, chromium, chromium_path
-from tests.e2e.conftest import REPO_ROOT, AegraServices, aegra_server, free_port, langgraph_dev
-from tests.fixtures.fake_openai import FakeOpenAI, Step
+from testing.browser import Browser, Page, chromium, chromium_path
+from testing.fake_openai import FakeOpenAI, Step
+from testing.servers import REPO_ROOT, AegraServices, aegra_server, free_port, langgraph_dev
 
 pytestmark = [
     pytest.mark.e2e,

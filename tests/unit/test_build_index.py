@@ -5,12 +5,13 @@ from __future__ import annotations
 import io
 import sys
 import types
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from settings.sources import SourceSettings
 from tools import build_index, load_sources
-from tools.settings import SourceSettings
 
 
 @pytest.fixture
@@ -58,9 +59,8 @@ def test_warm_up_only_in_a_server_once_and_can_be_switched_off(
         monkeypatch.delitem(sys.modules, name, raising=False)
     assert build_index.warm_up(sources) is None  # not a server: the lazy build stays
     monkeypatch.setitem(sys.modules, "aegra_api", types.ModuleType("aegra_api"))
-    monkeypatch.setenv("DOCS_AGENT_WARM_UP", "false")
-    assert build_index.warm_up(sources) is None
-    monkeypatch.delenv("DOCS_AGENT_WARM_UP")
+    switched_off = load_sources(replace(settings, warm_up=False))  # DOCS_AGENT_WARM_UP=false
+    assert build_index.warm_up(switched_off) is None
     thread = build_index.warm_up(sources)
     assert thread is not None
     thread.join(30)

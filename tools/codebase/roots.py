@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.settings import REPO_ROOT
+from settings.dotenv import REPO_ROOT
 
 log = logging.getLogger(__name__)
 

@@ -83,6 +83,15 @@ class LiveSource(Protocol):
 
 
 @runtime_checkable
+class ListsPages(Protocol):
+    """A source that can list its pages as they are cited (the answers report's 'never cited')."""
+
+    def page_urls(self) -> list[str]:
+        """The URL (or repo-relative path) every page of the source is cited by."""
+        ...
+
+
+@runtime_checkable
 class ReportsStatus(Protocol):
     """A source that says what it could not do at its last refresh (kept its copy, hit a cap)."""
 

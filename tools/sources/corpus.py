@@ -449,6 +449,11 @@ class FolderCorpus:
             return fuse(hits, unread, self.vectors, limit, collections)
         return list(hits[:limit])
 
+    def page_urls(self) -> list[str]:
+        """Every indexed page's URL, as citations name it (after a sync, as every read)."""
+        self.ensure_synced()
+        return [address[0] for key in self.index.keys() if (address := self.index.address(key))]
+
     def find(self, ref: str) -> Document | None:
         """A page by key, URL or path."""
         self.ensure_synced()

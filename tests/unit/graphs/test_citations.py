@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from graphs.citations import CitationChecker, extract_citations
+from settings.sources import SourceSettings
 from tests.conftest import REPO_ROOT
 from tools import Sources, load_sources
-from tools.settings import SourceSettings
 
 REPO = REPO_ROOT
 

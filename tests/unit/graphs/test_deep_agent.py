@@ -15,9 +15,9 @@ from graphs.citations import CitationChecker
 from graphs.deep_agent import build_deep_agent
 from graphs.offline.roles import OfflineOrchestratorModel
 from graphs.researchers import MAX_FINDINGS_WORDS, condense_findings
+from settings.sources import SourceSettings
 from tests.fixtures.fake_chat import ScriptedChatModel
 from tools import load_sources
-from tools.settings import SourceSettings
 
 QUESTION = "How do I stream tokens from subgraphs?"
 

@@ -10,9 +10,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 from graphs import models
 from graphs.context import Context
 from graphs.docs_agent import RECURSION_LIMIT, build_docs_agent
+from settings.sources import SourceSettings
 from tests.fixtures.fake_chat import ScriptedChatModel
 from tools import create_all_tools, load_sources
-from tools.settings import SourceSettings
 
 
 def _tools(index_dir: Path) -> list:

@@ -10,9 +10,9 @@ from langchain_core.messages import AIMessage
 
 from graphs import docs_answer
 from graphs.docs_agent import build_docs_agent
+from settings.sources import SourceSettings
 from tests.fixtures.fake_chat import ScriptedChatModel
 from tools import load_sources
-from tools.settings import SourceSettings
 
 
 def test_schemas_are_a_question_in_and_answer_with_sources_out() -> None:

@@ -18,7 +18,7 @@ from langchain_core.messages import AIMessage
 from graphs import docs_answer, model_policy, models
 from graphs.context import Context, context_of
 from graphs.docs_agent import build_docs_agent
-from graphs.settings import load_settings
+from settings import current
 from tests.fixtures.fake_chat import ScriptedChatModel
 
 DEPLOY, FALLBACK, TEAM = "openai:deploy-model", "openai:deploy-fallback", "openai:team-model"
@@ -31,7 +31,7 @@ def _deployment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DOCS_AGENT_FALLBACK_MODELS", FALLBACK)
     monkeypatch.setenv("DOCS_AGENT_ALLOWED_MODELS", f"{TEAM}, anthropic:claude-sonnet-*")
     monkeypatch.delenv("LANGGRAPH_RUNTIME_EDITION", raising=False)
-    load_settings.cache_clear()
+    current.cache_clear()
 
 
 def config_of(identity: str | None, *permissions: str, aegra: bool = False) -> dict[str, Any]:
@@ -71,7 +71,7 @@ def test_a_run_without_a_caller_is_free_only_outside_a_server() -> None:
 
 def refused(model: str, fallbacks: str, chooser: model_policy.Chooser) -> str | None:
     ctx = Context(model=model, fallback_models=fallbacks)
-    return model_policy.refused_spec(ctx.model, ctx.fallback_chain, chooser, load_settings())
+    return model_policy.refused_spec(ctx.model, ctx.fallback_chain, chooser, current().agent)
 
 
 def test_users_choose_among_the_deployment_s_models_and_the_allow_list() -> None:
@@ -121,7 +121,7 @@ def test_a_star_lets_users_choose_any_model_but_never_guests(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("DOCS_AGENT_ALLOWED_MODELS", "*")
-    load_settings.cache_clear()
+    current.cache_clear()
     assert refused(BILLED[0], "", "user") is None
     assert refused(BILLED[0], "", "guest") == BILLED[0]
 

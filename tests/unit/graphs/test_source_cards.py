@@ -19,10 +19,10 @@ from graphs.source_cards import (
     source_cards,
     written_refs,
 )
+from settings.sources import SourceSettings
 from tests.conftest import REPO_ROOT
 from tests.fixtures.fake_chat import ScriptedChatModel
 from tools import Sources, load_sources
-from tools.settings import SourceSettings
 
 
 def _sources(index_dir: Path, **env: str) -> Sources:

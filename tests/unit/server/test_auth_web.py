@@ -10,8 +10,10 @@ from unittest import mock
 import pytest
 from langgraph_sdk import Auth
 
-from server import guest, report_access
-from server.guest import GuestConfig, GuestService
+from server import guest, ownership, report_access
+from server.guest import GuestService
+from settings.auth import AuthConfig
+from settings.guests import GuestConfig
 
 with mock.patch.dict(os.environ, {"AUTH_DEV_MODE": "true"}):
     from server import auth as A
@@ -30,7 +32,7 @@ def ctx(identity: str, action: str, permissions: list[str] | None = None) -> Aut
 @pytest.fixture
 def users(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
-        A, "CONFIG", A.AuthConfig.from_env({"AUTH_TOKENS": f"{TOKEN}:alice"}, local_dev=True)
+        A, "CONFIG", AuthConfig.from_env({"AUTH_TOKENS": f"{TOKEN}:alice"}, local_dev=True)
     )
 
 
@@ -73,9 +75,9 @@ async def test_guest_runs_are_counted_in_the_owner_handler(monkeypatch: pytest.M
     monkeypatch.setattr(guest, "SERVICE", svc)
     run = ctx("guest:abc", "create_run")
     run.resource = "threads"  # type: ignore[misc]
-    await A.owner_only(run, {"metadata": {}})
+    await ownership.owner_only(run, {"metadata": {}})
     with pytest.raises(Auth.exceptions.HTTPException) as exc:
-        await A.owner_only(run, {"metadata": {}})
+        await ownership.owner_only(run, {"metadata": {}})
     assert exc.value.status_code == 429
 
 
@@ -83,11 +85,11 @@ async def test_store_handler_keeps_the_report_for_operators(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("AUTH_OPERATORS", "ops")
-    await A.store(ctx("ops", "search"), {"namespace": ["answers_report", "team", "turns"]})
+    await ownership.store(ctx("ops", "search"), {"namespace": ["answers_report", "team", "turns"]})
     for who in ("alice", "guest:x"):
         for action in ("search", "get", "list_namespaces", "delete"):
             with pytest.raises(Auth.exceptions.HTTPException) as exc:
-                await A.store(
+                await ownership.store(
                     ctx(who, action), {"namespace": ["answers_report", "team", "turns"], "key": "k"}
                 )
             assert exc.value.status_code == 403
@@ -96,11 +98,11 @@ async def test_store_handler_keeps_the_report_for_operators(
         "key": report_access.feedback_key("alice", "m1"),
         "value": {"voter": "alice", "message_id": "m1", "vote": "up", "comment": ""},
     }
-    await A.store(ctx("alice", "put"), own)
+    await ownership.store(ctx("alice", "put"), own)
     with pytest.raises(Auth.exceptions.HTTPException):
-        await A.store(ctx("mallory", "put"), own)
+        await ownership.store(ctx("mallory", "put"), own)
     # Memories are unaffected: still confined to the caller.
     v: dict[str, Any] = {"namespace": ("memories", "alice"), "key": "k"}
-    await A.store(ctx("alice", "get"), v)
+    await ownership.store(ctx("alice", "get"), v)
     with pytest.raises(Auth.exceptions.HTTPException):
-        await A.store(ctx("alice", "get"), {"namespace": ("memories", "bob"), "key": "k"})
+        await ownership.store(ctx("alice", "get"), {"namespace": ("memories", "bob"), "key": "k"})

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 import uvicorn
 
 from server import client_address as C
+from settings.web import parse_trusted_proxies
 
-NONE = C.parse_trusted_proxies("")
-LOCAL_PROXY = C.parse_trusted_proxies("127.0.0.1, ::1")
-CHAIN = C.parse_trusted_proxies("10.0.0.0/8, 192.0.2.1")
+NONE = parse_trusted_proxies("")
+LOCAL_PROXY = parse_trusted_proxies("127.0.0.1, ::1")
+CHAIN = parse_trusted_proxies("10.0.0.0/8, 192.0.2.1")
 
 
 def scope(peer: str | None, *xff: str, recorded: bool = True) -> dict[str, Any]:
@@ -26,18 +26,6 @@ def scope(peer: str | None, *xff: str, recorded: bool = True) -> dict[str, Any]:
     if recorded:
         s[C.PEER_KEY] = client
     return s
-
-
-def test_settings_take_addresses_and_networks_and_refuse_the_rest() -> None:
-    assert [str(n) for n in C.parse_trusted_proxies(" 10.0.0.5 ,10.1.0.0/16,,::1 ")] == [
-        "10.0.0.5/32",
-        "10.1.0.0/16",
-        "::1/128",
-    ]
-    assert C.trusted_proxies({}) == ()  # trust none by default
-    for bad in ("*", "10.0.0.*", "proxy.internal", "10.0.0.0/33", "127.0.0.1 ; rm"):
-        with pytest.raises(ValueError, match=C.VARIABLE):
-            C.parse_trusted_proxies(bad)
 
 
 def test_without_trusted_proxies_the_peer_is_the_address_whatever_the_header() -> None:

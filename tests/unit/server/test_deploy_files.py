@@ -7,8 +7,8 @@ import re
 
 import yaml
 
-from server.local_stack import aegra_config
-from tools.settings import REPO_ROOT
+from commands.local_stack import aegra_config
+from settings.dotenv import REPO_ROOT
 
 
 def test_aegra_json_is_langgraph_json_plus_the_store_scopes() -> None:

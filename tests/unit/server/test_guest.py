@@ -6,46 +6,14 @@ import jwt
 import pytest
 
 from server import guest
-from server.guest import GuestConfig, GuestConfigError, GuestLimitError, GuestService, SlidingWindow
+from server.guest import GuestLimitError, GuestService, SlidingWindow
+from settings.guests import GuestConfig, GuestConfigError
 
 SECRET = "s" * 40
 
 
 def _service(**kw: int) -> GuestService:
     return GuestService(GuestConfig(enabled=True, secret=SECRET, **kw))
-
-
-def test_guest_mode_is_off_unless_switched_on_with_a_strong_secret() -> None:
-    assert GuestConfig.from_env({}).enabled is False
-    assert GuestConfig.from_env({"DOCS_AGENT_GUEST_SECRET": SECRET}).enabled is False
-    with pytest.raises(GuestConfigError):
-        GuestConfig.from_env({"DOCS_AGENT_GUESTS": "true"})
-    with pytest.raises(GuestConfigError):
-        GuestConfig.from_env({"DOCS_AGENT_GUESTS": "true", "DOCS_AGENT_GUEST_SECRET": "short"})
-    with pytest.raises(GuestConfigError):
-        GuestConfig.from_env(
-            {
-                "DOCS_AGENT_GUESTS": "true",
-                "DOCS_AGENT_GUEST_SECRET": SECRET,
-                "AUTH_JWT_SECRET": SECRET,
-            }
-        )
-    with pytest.raises(GuestConfigError):
-        GuestConfig.from_env(
-            {
-                "DOCS_AGENT_GUESTS": "true",
-                "DOCS_AGENT_GUEST_SECRET": SECRET,
-                "DOCS_AGENT_GUEST_RUNS_PER_HOUR": "0",
-            }
-        )
-    on = GuestConfig.from_env(
-        {
-            "DOCS_AGENT_GUESTS": "on",
-            "DOCS_AGENT_GUEST_SECRET": SECRET,
-            "DOCS_AGENT_GUEST_TTL_S": "600",
-        }
-    )
-    assert on.enabled and on.ttl_s == 600
 
 
 def test_off_service_issues_and_accepts_nothing() -> None:

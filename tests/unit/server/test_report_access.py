@@ -17,11 +17,6 @@ def test_the_graph_writes_turns_where_the_report_reads_them() -> None:
     assert TURNS_NAMESPACE == ra.TURNS
 
 
-def test_operators_from_env() -> None:
-    assert ra.operators({}) == frozenset()
-    assert ra.operators({"AUTH_OPERATORS": " ops , lead ,"}) == {"ops", "lead"}
-
-
 def test_operators_read_everyone_else_is_refused() -> None:
     for action in ("search", "get", "list_namespaces"):
         ra.authorize("ops", action, {"namespace_prefix": ["answers_report"]}, OPS)
@@ -85,25 +80,22 @@ def test_vote_writes_are_capped_per_user_per_hour(vote_window: list[float]) -> N
 async def test_the_store_handler_answers_429_with_retry_after_past_the_cap(
     vote_window: list[float],
 ) -> None:
-    import os
     from types import SimpleNamespace
-    from unittest import mock
 
     from langgraph_sdk import Auth
 
-    with mock.patch.dict(os.environ, {"AUTH_DEV_MODE": "true"}):
-        from server import auth
+    from server import ownership
 
     user = SimpleNamespace(identity="alice", is_authenticated=True, display_name="alice")
     ctx = Auth.types.AuthContext(
         permissions=["authenticated"], user=user, resource="store", action="put"
     )  # type: ignore[arg-type]
     for i in range(ra.FEEDBACK_PER_HOUR):
-        await auth.store(ctx, _vote(message=f"m{i}"))
+        await ownership.store(ctx, _vote(message=f"m{i}"))
     with pytest.raises(Auth.exceptions.HTTPException) as refused:
-        await auth.store(ctx, _vote(message="one-more"))
+        await ownership.store(ctx, _vote(message="one-more"))
     assert refused.value.status_code == 429
     assert refused.value.headers == {"Retry-After": "3600"}
     with pytest.raises(Auth.exceptions.HTTPException) as forged:
-        await auth.store(ctx, {**_vote(), "key": "not-mine"})
+        await ownership.store(ctx, {**_vote(), "key": "not-mine"})
     assert forged.value.status_code == 403 and forged.value.headers is None

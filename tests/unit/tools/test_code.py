@@ -217,8 +217,8 @@ def test_symbol_index_picks_defining_names(tree: tuple[list[CodeRoot], Path]) ->
 
 def _docs_and_code(tmp_path: Path, index_dir: Path, code: dict[str, str], page: str) -> Any:
     """Sources over one docs page and a `pkg` code root of the given files."""
+    from settings.sources import SourceSettings
     from tools import load_sources
-    from tools.settings import SourceSettings
 
     (tmp_path / "pkg").mkdir()
     for name, text in code.items():

@@ -10,9 +10,9 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graphs.docs_agent import build_docs_agent
+from settings.sources import SourceSettings
 from tests.fixtures.fake_chat import ScriptedChatModel
 from tools import create_all_tools, load_sources
-from tools.settings import SourceSettings
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from graphs.middleware import guardrails
 from graphs.middleware.guardrails import classify_by_rules
-from graphs.settings import load_settings
+from settings import current
 from tests.fixtures.fake_chat import ScriptedChatModel, ask
 
 
@@ -36,7 +36,7 @@ def test_rule_classification(text: str, verdict: str | None) -> None:
 def test_allowlist_extends_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     assert classify_by_rules("recipe for a widgetron") == "off_topic"
     monkeypatch.setenv("DOCS_AGENT_GUARDRAILS_ALLOW", "widgetron")
-    load_settings.cache_clear()  # the environment is read once per process
+    current.cache_clear()  # the environment is read once per process
     assert classify_by_rules("recipe for a widgetron") == "on_topic"
     assert classify_by_rules("recipe for a widgetron", allow=()) == "off_topic"
     assert classify_by_rules("recipe for a gizmo", allow=("gizmo",)) == "on_topic"

@@ -12,8 +12,8 @@ from langchain_core.tools import StructuredTool
 
 from graphs.middleware import ROLES, AgentRole, shared_middleware
 from graphs.researchers import RESEARCHERS, build_researcher
+from settings.sources import SourceSettings
 from tools import load_sources
-from tools.settings import SourceSettings
 
 PACKAGE = Path(__file__).resolve().parents[4]
 EXPECTED_AGENTS = {

@@ -42,7 +42,7 @@ def test_resilience_stack_is_in_shared_middleware() -> None:
 
 def test_stack_takes_its_limits_from_the_settings() -> None:
     from graphs.middleware import shared_middleware
-    from graphs.settings import AgentSettings
+    from settings.agent import AgentSettings
 
     settings = AgentSettings.from_env(
         {

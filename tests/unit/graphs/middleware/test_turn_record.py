@@ -11,7 +11,6 @@ from graphs.middleware.turn_record import (
     TURNS_NAMESPACE,
     TurnRecordMiddleware,
     build_record,
-    ttl_minutes,
 )
 from tests.fixtures.fake_chat import ScriptedChatModel
 
@@ -76,12 +75,6 @@ def test_a_turn_ending_in_tool_calls_or_nothing_leaves_no_record() -> None:
     )
     assert found_nothing and found_nothing["found"] is False and found_nothing["removed"] == 2
     assert found_nothing["user"] == "bob" and found_nothing["run_id"] == "r1"
-
-
-def test_ttl_in_minutes() -> None:
-    assert ttl_minutes({}) == 90 * 1440
-    assert ttl_minutes({"DOCS_AGENT_REPORT_TTL_DAYS": "7"}) == 7 * 1440
-    assert ttl_minutes({"DOCS_AGENT_REPORT_TTL_DAYS": "x"}) == 90 * 1440
 
 
 def test_run_owner_prefers_the_authenticated_user_of_either_engine() -> None:

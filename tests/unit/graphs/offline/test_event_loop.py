@@ -26,8 +26,8 @@ from langgraph_runtime_inmem.queue import _enable_blockbuster
 from graphs.context import Context
 from graphs.deep_agent import build_deep_agent
 from graphs.docs_agent import build_docs_agent
+from settings.sources import SourceSettings
 from tools import load_sources
-from tools.settings import SourceSettings
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
 

@@ -13,8 +13,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from graphs.offline.answer import compose_answer
 from graphs.offline.model import MAX_WORDS_PER_CHUNK, OfflineChatModel, _line_pieces
 from graphs.offline.passages import code_block, select_passages
+from settings.sources import SourceSettings
 from tools import create_all_tools, load_sources
-from tools.settings import SourceSettings
 
 ALL = [
     "search_docs",

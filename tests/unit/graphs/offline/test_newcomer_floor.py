@@ -19,9 +19,9 @@ from langchain_core.messages import HumanMessage
 
 from bench.answers import cites_expected, expected_keys, page_citations
 from graphs.offline.model import OfflineChatModel
+from settings.sources import SourceSettings
 from tests.conftest import REPO_ROOT
 from tools import create_all_tools, load_sources
-from tools.settings import SourceSettings
 
 QUESTIONS = REPO_ROOT / "bench" / "eval" / "newcomer.jsonl"
 

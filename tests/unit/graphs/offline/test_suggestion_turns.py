@@ -10,9 +10,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from graphs.context import Context
 from graphs.docs_agent import build_docs_agent
+from settings.sources import SourceSettings
 from tests.unit.graphs.offline.test_questions import problems
 from tools import create_all_tools, load_sources
-from tools.settings import SourceSettings
 
 
 @pytest.fixture(scope="module")

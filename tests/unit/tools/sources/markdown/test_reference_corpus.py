@@ -7,19 +7,15 @@ reason, when the corpus is absent.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import REPO_ROOT, SHARED_CORPUS
+from bench import retrieval
+from tests.conftest import SHARED_CORPUS
 from tools.sources.markdown.frontmatter import FRONTMATTER_RE
 from tools.sources.markdown.parse import parse_markdown
-
-sys.path.insert(0, str(REPO_ROOT / "bench"))
-
-import retrieval  # noqa: E402
 
 
 def test_every_corpus_page_parses_with_a_title_and_sections(shared_corpus: Path) -> None:

@@ -1,15 +1,14 @@
-"""The chat page's asset serving (ETag, 304, immutable versions), its first screen and its address."""
+"""server/web/app.py: the chat page's assets (ETag, 304, immutable versions), guest tokens, its address."""
 
 from __future__ import annotations
 
 import re
-from types import SimpleNamespace
 
 import httpx
 import pytest
 
 from server.web import app as web_app
-from server.web import first_screen
+from settings.web import WebSettings
 
 
 def _client() -> httpx.AsyncClient:
@@ -75,66 +74,6 @@ async def test_etag_304_and_immutable_only_for_the_current_version() -> None:
             assert (await c.get(path)).status_code == 404, path
 
 
-def test_first_screen_settings_are_trimmed_and_capped() -> None:
-    screen = first_screen.configured(
-        {
-            "DOCS_AGENT_WEB_WELCOME": "  Hi  ",
-            "DOCS_AGENT_WEB_EXAMPLES": "a| b ||c|d|e",
-            "DOCS_AGENT_WEB_DISCLAIMER": "",
-        }
-    )
-    assert screen == {"welcome": "Hi", "examples": ["a", "b", "c", "d"], "disclaimer": None}
-
-
-class _Index:
-    def __init__(self, titles: dict[str, str]) -> None:
-        self.titles = titles
-
-    def keys(self) -> list[str]:
-        return list(self.titles)
-
-    def get(self, key: str) -> SimpleNamespace | None:
-        return SimpleNamespace(title=self.titles[key]) if key in self.titles else None
-
-
-def _docs(
-    nav: tuple[str, ...] | None, titles: dict[str, str], nav_titles: dict[str, str]
-) -> SimpleNamespace:
-    site = SimpleNamespace(nav=nav, title_for=nav_titles.get)
-    return SimpleNamespace(site=site, index=_Index(titles), _synced=True)
-
-
-def test_example_topics_follow_the_navigation_without_the_home_page() -> None:
-    docs = _docs(
-        ("index.md", "start.md", "guide/stream.md", "guide/auth.md", "api.md", "faq.md"),
-        {"start.md": "Get started", "guide/stream.md": "Streaming", "api.md": "API"},
-        {"guide/auth.md": "Auth (nav title)"},
-    )
-    assert first_screen.titles_in_reading_order(docs) == [
-        "Get started",
-        "Streaming",
-        "Auth (nav title)",
-        "API",
-    ]
-
-
-def test_example_topics_without_navigation_are_the_shallowest_pages() -> None:
-    docs = _docs(
-        None,
-        {
-            "index.md": "Home",
-            "b.md": "Bravo",
-            "a.md": "Alpha",
-            "deep/x.md": "Deep",
-            "README.md": "R",
-        },
-        {},
-    )
-    assert first_screen.titles_in_reading_order(docs) == ["Alpha", "Bravo", "Deep"]
-    docs._synced = False  # an index still building is never waited for
-    assert first_screen.titles_in_reading_order(docs) == []
-
-
 @pytest.mark.parametrize(
     ("env", "argv", "expected"),
     [
@@ -149,4 +88,34 @@ def test_example_topics_without_navigation_are_the_shallowest_pages() -> None:
     ],
 )
 def test_the_start_log_names_the_page(env: dict[str, str], argv: list[str], expected: str) -> None:
-    assert web_app.page_address(env, argv) == expected
+    assert web_app.page_address(WebSettings.from_env(env), argv) == expected
+
+
+def test_static_files_are_the_shipped_ones_and_compress() -> None:
+    raw, packed = web_app._asset("chat.js")
+    assert raw.startswith(b"// docs-agent chat page") and len(packed) < len(raw)
+    assert {"chat.js", "chat.css", "instant.js", "source.js"} <= set(web_app.ASSET_FILES)
+
+
+async def test_guest_tokens_only_for_this_servers_own_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    import httpx
+
+    from server import guest
+    from server.guest import GuestService
+    from settings.guests import GuestConfig
+
+    svc = GuestService(GuestConfig(enabled=True, secret="q" * 40))
+    monkeypatch.setattr(guest, "CONFIG", svc.config)
+    monkeypatch.setattr(guest, "SERVICE", svc)
+    transport = httpx.ASGITransport(app=web_app.app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://assistant.test") as c:
+        own = await c.post("/chat/api/guest", headers={"Origin": "http://assistant.test"})
+        assert own.status_code == 200 and own.json()["token"].startswith("guest.")
+        foreign = await c.post("/chat/api/guest", headers={"Origin": "https://evil.example"})
+        assert foreign.status_code == 403
+        assert (await c.get("/chat/static/../app.py")).status_code == 404
+        page = await c.get("/chat")
+        assert "frame-ancestors 'self'" in page.headers["content-security-policy"]
+    monkeypatch.setattr(guest, "CONFIG", GuestConfig())
+    async with httpx.AsyncClient(transport=transport, base_url="http://assistant.test") as c:
+        assert (await c.post("/chat/api/guest")).status_code == 404

@@ -11,11 +11,13 @@ import httpx
 import pytest
 
 from server import guest
-from server.guest import GuestConfig, GuestService
+from server.guest import GuestService
 from server.web import app as web_app
 from server.web import search
+from settings.auth import AuthConfig
+from settings.guests import GuestConfig
+from settings.sources import SourceSettings
 from tools import Sources, load_sources
-from tools.settings import SourceSettings
 
 with mock.patch.dict(os.environ, {"AUTH_DEV_MODE": "true"}):
     from server import auth as A
@@ -80,7 +82,7 @@ async def client(
 ) -> AsyncIterator[httpx.AsyncClient]:
     monkeypatch.setattr(search, "load_sources", lambda: docs)
     monkeypatch.setattr(
-        A, "CONFIG", A.AuthConfig.from_env({"AUTH_TOKENS": f"{TOKEN}:alice"}, local_dev=True)
+        A, "CONFIG", AuthConfig.from_env({"AUTH_TOKENS": f"{TOKEN}:alice"}, local_dev=True)
     )
     svc = GuestService(GuestConfig(enabled=True, secret="q" * 40, requests_per_minute=2))
     monkeypatch.setattr(guest, "CONFIG", svc.config)

@@ -1,13 +1,11 @@
-"""Context defaults come from the environment; models resolve by provider:model string."""
+"""graphs/context.py: per-run settings take the deployment's defaults; Studio's form shows them."""
 
 from __future__ import annotations
 
 import pytest
 
 from graphs.context import Context, context_of
-from graphs.models import load_chat_model
-from graphs.offline.model import OfflineChatModel
-from graphs.settings import load_settings
+from settings import current
 
 
 def test_defaults_without_key_are_offline(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -54,41 +52,6 @@ def test_context_of_accepts_dicts_and_ignores_unknown_keys() -> None:
     assert ctx.language == "Polish" and ctx.model == "offline"
 
 
-def test_offline_spec_loads_the_offline_model() -> None:
-    assert isinstance(load_chat_model("offline"), OfflineChatModel)
-
-
-# langchain-openai probes which socket options the OS supports by creating (never connecting) a
-# socket when the model is built; pytest-socket blocks it and langchain-openai falls back.
-@pytest.mark.filterwarnings("ignore:A test tried to use socket.socket:UserWarning")
-def test_openai_base_url_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
-    model = load_chat_model("openai:unit-test-model")
-    assert "127.0.0.1:9" in str(model.openai_api_base)
-
-
-def test_settings_table_covers_every_field_and_keeps_defaults_on_bad_values() -> None:
-    import dataclasses
-
-    from graphs.settings import ENV, AgentSettings
-
-    assert [f.name for f in dataclasses.fields(AgentSettings)] == list(ENV)
-    defaults = AgentSettings()
-    assert AgentSettings.from_env({}) == defaults
-    bad = AgentSettings.from_env({"DOCS_AGENT_MAX_MODEL_CALLS": "many", "DOCS_AGENT_LANGUAGE": " "})
-    assert bad.max_model_calls == 8 and bad.language == "auto"
-    parsed = AgentSettings.from_env(
-        {
-            "DOCS_AGENT_GUARDRAILS": "off",
-            "DOCS_AGENT_GUARDRAILS_ALLOW": "Foo, bar",
-            "OPENAI_API_KEY": "k",
-        }
-    )
-    assert parsed.guardrails is False and parsed.guardrails_allow == ("foo", "bar")
-    assert parsed.default_model == "openai:gpt-4.1-mini"
-
-
 def test_model_field_is_marked_for_studios_model_picker() -> None:
     import typing
 
@@ -103,7 +66,7 @@ def test_studios_form_shows_the_deployments_defaults(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setenv("DOCS_AGENT_NUM_SUGGESTIONS", "5")
     monkeypatch.setenv("DOCS_AGENT_LANGUAGE", "German")
-    load_settings.cache_clear()  # the deployment's settings are read once per process
+    current.cache_clear()  # the deployment's settings are read once per process
     for graph in (docs_agent, deep_agent):
         props = graph.get_context_jsonschema()["properties"]
         defaults = {name: prop["default"] for name, prop in props.items()}

@@ -1,13 +1,15 @@
 """Serve the graphs on Aegra (PostgreSQL + Redis), against given databases or throw-away local ones.
 
-    python -m server.local_stack               # `make aegra`: DATABASE_URL/REDIS_URL if set, else local ones
-    python -m server.local_stack --local       # always start a temporary PostgreSQL and Redis
+    python -m commands.local_stack             # `make aegra`: DATABASE_URL/REDIS_URL if set, else local ones
+    python -m commands.local_stack --local     # always start a temporary PostgreSQL and Redis
 
 The same helpers start the temporary PostgreSQL and Redis of the Aegra e2e suite and benches, so a
 try-out, the tests and the benches run the engine the same way. PostgreSQL runs as the `postgres`
 user when started by root (initdb refuses root); data lives in a temp folder that is removed at exit.
-Only the standard library (and the stdlib-only server/identity.py): this module runs in the project's own environment and launches Aegra
-from its separate Python 3.12 environment (`make aegra-install` → `.venv-aegra`).
+Only the standard library (and the stdlib-only server/identity.py and settings/): this module runs in
+the project's own environment and launches Aegra from its separate Python 3.12 environment
+(`make aegra-install` → `.venv-aegra`, or `DOCS_AGENT_AEGRA_VENV`). Its settings (settings/stack.py)
+are read as Aegra reads them: the environment wins over `.env` (settings/dotenv.py).
 """
 
 from __future__ import annotations
@@ -31,9 +33,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from server.identity import MEMORY_NAMESPACE, NAMESPACE_LABEL_FIELD
+from settings import Settings
+from settings.dotenv import effective_env, env_file
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-AEGRA_VENV = Path(os.environ.get("DOCS_AGENT_AEGRA_VENV", REPO_ROOT / ".venv-aegra"))
+
+
+def aegra_settings() -> Settings:
+    """The settings as Aegra reads them: the environment, then `.env` where it is silent."""
+    return Settings(effective_env(os.environ, env_file(), file_wins=False))
+
+
+SETTINGS = aegra_settings()
+AEGRA_VENV = SETTINGS.stack.aegra_venv
 AEGRA_BIN = AEGRA_VENV / "bin" / "aegra"
 DATABASE = "docs_agent"
 
@@ -338,8 +350,8 @@ def aegra_config(langgraph_json: Path = REPO_ROOT / "langgraph.json") -> dict[st
 
 
 def _serve(args: argparse.Namespace) -> int:
-    database_url = "" if args.local else os.environ.get("DATABASE_URL", "")
-    redis_url = "" if args.local else os.environ.get("REDIS_URL", "")
+    database_url = "" if args.local else SETTINGS.stack.database_url
+    redis_url = "" if args.local else SETTINGS.stack.redis_url
     config = REPO_ROOT / "aegra.json"
     with _maybe(local_postgres, database_url) as db, _maybe(local_redis, redis_url) as redis:
         env = aegra_env(db, redis)
@@ -391,11 +403,11 @@ def _interrupt(signum: int, frame: object) -> None:
 def check_auth(env: Mapping[str, str], config_dir: Path = REPO_ROOT) -> str | None:
     """Why Aegra's auth settings would be refused (None when they are fine).
 
-    Runs `python -m server.auth --check` with the `.env` Aegra reads (next to its config; the
+    Runs `python -m commands.check_auth` with the `.env` Aegra reads (next to its config; the
     environment wins there), so the verdict is the server's own. Aegra would start anyway and
     refuse every request; this stops `make aegra` before anything starts.
     """
-    cmd = [sys.executable, "-m", "server.auth", "--check", "--env-file", str(config_dir / ".env")]
+    cmd = [sys.executable, "-m", "commands.check_auth", "--env-file", str(config_dir / ".env")]
     done = subprocess.run(
         cmd, cwd=REPO_ROOT, env=dict(env), capture_output=True, text=True, check=False
     )
@@ -410,8 +422,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--local", action="store_true", help="start local PostgreSQL and Redis even if URLs are set"
     )
-    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
-    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8123")))
+    parser.add_argument("--host", default=SETTINGS.web.host or "127.0.0.1")
+    parser.add_argument("--port", type=int, default=int(SETTINGS.web.port or "8123"))
     args = parser.parse_args(argv)
     missing = [m for m in missing_services() if "aegra" in m]
     if missing:

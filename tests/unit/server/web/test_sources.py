@@ -11,11 +11,13 @@ import httpx
 import pytest
 
 from server import guest
-from server.guest import GuestConfig, GuestService
+from server.guest import GuestService
 from server.web import app as web_app
 from server.web import origins, sources, widget_api
+from settings.auth import AuthConfig
+from settings.guests import GuestConfig
+from settings.sources import SourceSettings
 from tools import Sources, load_sources
-from tools.settings import SourceSettings
 
 with mock.patch.dict(os.environ, {"AUTH_DEV_MODE": "true"}):
     from server import auth as A
@@ -43,7 +45,7 @@ def corpus(index_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Sources
     found = _repo_sources(index_dir)
     monkeypatch.setattr(sources, "load_sources", lambda: found)
     monkeypatch.setattr(
-        A, "CONFIG", A.AuthConfig.from_env({"AUTH_TOKENS": f"{TOKEN}:alice"}, local_dev=True)
+        A, "CONFIG", AuthConfig.from_env({"AUTH_TOKENS": f"{TOKEN}:alice"}, local_dev=True)
     )
     svc = GuestService(GuestConfig(enabled=True, secret="q" * 40))
     monkeypatch.setattr(guest, "CONFIG", svc.config)
@@ -199,7 +201,7 @@ async def test_the_widget_check_passes_the_servers_cors_layer_from_any_site(
 
     from starlette.middleware.cors import CORSMiddleware
 
-    cors = json.loads((Path(__file__).parents[3] / "langgraph.json").read_text())["http"]["cors"]
+    cors = json.loads((Path(__file__).parents[4] / "langgraph.json").read_text())["http"]["cors"]
     app = CORSMiddleware(
         web_app.app,
         allow_origins=cors["allow_origins"],

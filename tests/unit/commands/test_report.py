@@ -4,8 +4,18 @@ from pathlib import Path
 
 import pytest
 
-from server import report
-from server.report import build_report, gap_topics, page_key, parse_since, render_html, render_text
+from commands import report
+from commands.report import (
+    build_report,
+    gap_topics,
+    page_key,
+    parse_since,
+    render_html,
+    render_text,
+)
+from settings.sources import SourceSettings
+from tools.docs import docs_source
+from tools.sources.corpus import FolderCorpus
 
 NOW = 1_800_000_000.0
 DAY = 86400.0
@@ -97,14 +107,36 @@ def test_views_are_self_contained_and_escape_user_text() -> None:
     assert "1 questions" in text and "1 down" in text
 
 
-def test_docs_pages_lists_a_folder(tmp_path: Path) -> None:
-    (tmp_path / "guide").mkdir()
-    (tmp_path / "guide" / "index.md").write_text("x")
-    (tmp_path / "a.mdx").write_text("x")
-    (tmp_path / "_partial.md").write_text("x")
-    (tmp_path / "img.png").write_bytes(b"x")
-    assert report.docs_pages(tmp_path) == ["a", "guide"]
-    assert report.docs_pages(tmp_path / "missing") == []
+def test_docs_pages_are_the_pages_the_index_serves(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    (docs / "guide").mkdir(parents=True)
+    (docs / "guide" / "index.md").write_text("# Guide\n")
+    (docs / "a.mdx").write_text("# A\n")
+    (docs / "snippets").mkdir()
+    (docs / "snippets" / "part.mdx").write_text("a part of pages, not a page\n")
+    (docs / "img.png").write_bytes(b"x")
+    settings = SourceSettings.from_env(
+        {
+            "DOCS_AGENT_DOCS_DIR": str(docs),
+            "DOCS_AGENT_DOCS_BASE_URL": "https://docs.example.com/",
+            "DOCS_AGENT_INDEX_DIR": str(tmp_path / "index"),
+            "DOCS_AGENT_EMBEDDINGS": "off",
+        }
+    )
+    assert report.docs_pages(settings) == ["a", "guide"]
+    # The same source the search tools use: its pages are exactly what the report lists.
+    source = docs_source(settings)
+    assert isinstance(source, FolderCorpus)
+    assert report.docs_pages(settings) == sorted(
+        {key for url in source.page_urls() if (key := page_key(url))}
+    )
+    # Its navigation rules count too: an mkdocs `nav` that leaves a page out leaves it out here.
+    (docs / "a.md").write_text("# A\n")
+    (docs / "a.mdx").unlink()
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nnav:\n  - a.md\n")
+    assert report.docs_pages(settings) == ["a"]
+    missing = SourceSettings.from_env({"DOCS_AGENT_DOCS_DIR": str(tmp_path / "missing")})
+    assert report.docs_pages(missing) == []
 
 
 # --- failures apart from gaps, topics, transcripts, asked_on, latency, terminal safety ----------

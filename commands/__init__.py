@@ -1,0 +1,1 @@
+"""Commands: what an operator or a developer runs (`python -m commands.X`); the server is in server/."""
