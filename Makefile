@@ -88,7 +88,7 @@ bench: install  ## one table for every corpus of bench/corpora.toml (search, lan
 
 SIZES ?= 5000,20000,50000
 bench-scale: install  ## the index at 5k / 20k / 50k pages beside a plain tantivy whole-page index (SIZES=5000,20000 to choose; takes long)
-	nice -n 19 $(PY) bench/scale.py --sizes $(SIZES)
+	nice -n 19 $(PY) -m bench.scale --sizes $(SIZES)
 
 bench-aegra: install aegra-install  ## TTFT on Aegra (2 processes) vs langgraph dev, same run, offline model
 	$(PY) -m bench.load --engines dev,aegra --clients 50 --skip-restart --model offline

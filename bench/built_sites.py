@@ -1,6 +1,6 @@
 """A built site's folder read as a user points at it: pages, URLs and anchors against the site itself.
 
-    python bench/built_sites.py FOLDER [--base-url URL] [--json]
+    python -m bench.built_sites FOLDER [--base-url URL] [--json]
 
 The folder is read through the settings a user sets (`DOCS_AGENT_DOCS_DIR`, and
 `DOCS_AGENT_DOCS_BASE_URL` when given) and `docs_source`, as the server reads it. The site is
@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -31,13 +30,12 @@ from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from tools.docs import docs_source
+from tools.settings import SourceSettings
+from tools.sources.corpus import FolderCorpus, with_section_ids
+from tools.sources.html.built import sitemap_urls
 
-from tools.docs import docs_source  # noqa: E402
-from tools.settings import SourceSettings  # noqa: E402
-from tools.sources.corpus import FolderCorpus, with_section_ids  # noqa: E402
-from tools.sources.html.built import sitemap_urls  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 LEFTOVER = re.compile(r"\{\{[<%]|[>%]\}\}|\{\{\s*[.$]|\binclude::|\{[a-z][\w-]*\}")
 _CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)

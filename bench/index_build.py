@@ -1,6 +1,6 @@
 """Cold build of the docs+KB index at scale, beside a baseline implementation, in the same run.
 
-    python bench/index_build.py --corpus pytest [--multiplier 8] [--baseline REV] [--repeats 3] [--json]
+    python -m bench.index_build --corpus pytest [--multiplier 8] [--baseline REV] [--repeats 3] [--json]
 
 `--corpus` is a name in bench/corpora.toml or a folder (bench/corpora.py). The corpus is linked
 into a scratch folder (hard links; the corpus itself is never written), its docs repeated
@@ -33,11 +33,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-SEARCH_REPEATS = 3
+from bench.corpora import Corpus, resolve
 
-from bench.corpora import Corpus, resolve  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
+SEARCH_REPEATS = 3
+# The project's own packages: in a side's child process they must come from that side's tree.
+PROJECT_PACKAGES = ("tools", "graphs", "settings", "server", "commands", "testing")
 
 
 def scaled_corpus(corpus: Path, multiplier: int, into: Path) -> Path:
@@ -97,6 +98,19 @@ def open_sources(env: dict[str, str]) -> tuple[Any, Any]:
             FolderKnowledgeBase(settings.kb_dir, settings.index_dir),
         )
     return docs_source(settings), kb_backend(settings)
+
+
+def use_tree(tree: Path) -> None:
+    """Import the project from `tree` from now on, whatever this bench imported before.
+
+    The bench itself (and `bench.corpora`, which reads site profiles) imported this checkout's
+    `tools`; left in `sys.modules`, the baseline's child would measure this checkout again
+    (it did: a baseline "indexed" pages only this checkout's readers know).
+    """
+    sys.path.insert(0, str(tree))
+    for name in list(sys.modules):
+        if name.split(".", 1)[0] in PROJECT_PACKAGES:
+            del sys.modules[name]
 
 
 def build_once(env: dict[str, str], questions: list[str]) -> dict[str, Any]:
@@ -202,7 +216,8 @@ def run_side(tree: Path, corpus: Corpus, questions: Path) -> dict[str, Any]:
         proc = subprocess.Popen(
             [
                 sys.executable,
-                __file__,
+                "-m",
+                "bench.index_build",
                 "--side",
                 str(tree),
                 "--env",
@@ -212,7 +227,7 @@ def run_side(tree: Path, corpus: Corpus, questions: Path) -> dict[str, Any]:
             ],
             stdout=subprocess.PIPE,
             text=True,
-            cwd=tree,
+            cwd=ROOT,  # this bench's own module; `use_tree` then puts `tree` first
         )
         peak = 0
         while True:
@@ -257,7 +272,7 @@ def main() -> int:
     parser.add_argument("--env", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.side:  # the child: the implementation under test comes first on the path
-        sys.path.insert(0, str(args.side))
+        use_tree(args.side)
         qs = [json.loads(x)["question"] for x in args.questions.read_text().splitlines() if x]
         print(json.dumps(build_once(json.loads(args.env), qs)))
         return 0

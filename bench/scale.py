@@ -1,6 +1,6 @@
 """Big docs: the index at 5k / 20k / 50k pages, beside a plain tantivy whole-page index.
 
-    python bench/scale.py [--sizes 5000,20000,50000] [--baseline main --baseline-sizes 1000]
+    python -m bench.scale [--sizes 5000,20000,50000] [--baseline main --baseline-sizes 1000]
     make bench-scale        # the default sizes, the table on stdout
 
 Corpora: the Markdown and MDX pages of the shared corpora (../shared/corpus, corpus-pydantic,
@@ -156,10 +156,9 @@ def _tree(pid: int) -> list[int]:
 
 
 def run_child(args: list[str], env: dict[str, str], cwd: Path) -> dict[str, Any]:
-    """Run `bench/scale.py --child ...` in `cwd`'s tree; its JSON and its tree's peak RSS."""
-    script = cwd / "bench" / "scale.py"
+    """Run `python -m bench.scale --child ...` in `cwd`'s tree; its JSON and its tree's peak RSS."""
     proc = subprocess.Popen(
-        [sys.executable, str(script), "--child", *args],
+        [sys.executable, "-m", "bench.scale", "--child", *args],
         cwd=cwd,
         env={**os.environ, **env, "PYTHONPATH": str(cwd)},
         stdout=subprocess.PIPE,

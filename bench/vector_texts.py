@@ -1,6 +1,6 @@
 """Which text of a section carries the cross-lingual gain: R@5 per language per embedded text.
 
-    python bench/vector_texts.py [--corpora langchain,pydantic,pytest] [--prose 0,75,150]
+    python -m bench.vector_texts [--corpora langchain,pydantic,pytest] [--prose 0,75,150]
 
 Issue 34 asked to measure this before cutting what is embedded. Each variant embeds, per
 section, the page title and heading trail followed by the first N characters of its prose
@@ -15,19 +15,16 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import bench.retrieval as retrieval  # noqa: E402
-from bench.corpora import load, load_questions  # noqa: E402
-from bench.retrieval_languages import languages_report  # noqa: E402
-from tools.search import vectors  # noqa: E402
-from tools.search.embeddings import default_embedder, reference_tokenizer  # noqa: E402
+import bench.retrieval as retrieval
+from bench.corpora import load, load_questions
+from bench.retrieval_languages import languages_report
+from tools.search import vectors
+from tools.search.embeddings import default_embedder, reference_tokenizer
 
 
 def _texts(source: Any) -> list[str]:

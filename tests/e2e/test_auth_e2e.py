@@ -524,6 +524,8 @@ PUBLIC_ROUTES = frozenset(
         "/chat",
         "/chat/widget.js",
         "/chat/api/config",
+        "/chat/api/widget",  # may a site show the widget? (an origin check, no user data)
+        "/chat/source",  # the source viewer's static shell; its data route needs a token
     }
 )
 # The in-memory engine's meta routes, which its OpenAPI does not list (langgraph-runtime-inmem

@@ -28,7 +28,10 @@ KNOWN_UPWARD = {
 }
 # Not yet converted to the bench harness: another change owns them (issue 34, the big-docs
 # branch); each goes from this set once it runs as `python -m bench.X` without a path patch.
-BENCH_NOT_CONVERTED = {"bench/index_build.py", "bench/scale.py", "bench/vector_texts.py"}
+BENCH_NOT_CONVERTED: set[str] = set()
+# A bench whose child process imports a *baseline's* project from another tree on purpose (a
+# same-run comparison): its one path change is that, never a way to find the project itself.
+BENCH_SIDE_TREES = {"bench/index_build.py": 1}
 
 
 def _imports(path: Path) -> set[str]:
@@ -101,6 +104,7 @@ def test_benches_run_as_modules_without_path_patches() -> None:
     for path in _files("bench"):
         if _rel(path) in BENCH_NOT_CONVERTED:
             continue
+        allowed = BENCH_SIDE_TREES.get(_rel(path), 0)
         text = path.read_text("utf-8")
         patches = [
             node.lineno
@@ -110,5 +114,5 @@ def test_benches_run_as_modules_without_path_patches() -> None:
             and isinstance(node.value, ast.Name)
             and node.value.id == "sys"
         ]
-        assert patches == [], (_rel(path), patches)
+        assert len(patches) == allowed, (_rel(path), patches)
         assert f"python bench/{path.name}" not in text, _rel(path)  # `python -m bench.X`
