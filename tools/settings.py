@@ -101,6 +101,8 @@ class SourceSettings:
     docs_notebooks: str = "auto"
     docs_include: tuple[str, ...] = ()
     docs_exclude: tuple[str, ...] = ()
+    # The site's language read (`auto`: its default locale; `all`; or a locale's key / language).
+    docs_locale: str = "auto"
     # `hide`: release notes pages answer only questions about a release; `keep`: like any page.
     docs_release_notes: str = "hide"
     # Where a reader opens a cited KB article that has no web address of its own: a help-center
@@ -148,6 +150,7 @@ class SourceSettings:
             ),
             docs_include=_split(get("DOCS_AGENT_DOCS_INCLUDE", "")),
             docs_exclude=_split(get("DOCS_AGENT_DOCS_EXCLUDE", "")),
+            docs_locale=get("DOCS_AGENT_DOCS_LOCALE", "auto") or "auto",
             docs_release_notes=_choice(
                 get("DOCS_AGENT_DOCS_RELEASE_NOTES", "hide"), ("hide", "keep"), "RELEASE_NOTES"
             ),

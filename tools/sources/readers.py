@@ -152,7 +152,8 @@ def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Pa
     text = decode(raw)
     if reader is read_markdown:
         text = site.rules.loaded(text)  # what the generator's loader does before MDX reads it
-    text = clean_text(name or "markdown", text)
+    if not site.rules.reads_raw:  # else the reader drops hidden text itself (`GeneratorRules`)
+        text = clean_text(name or "markdown", text)
     rel = rel.replace(os.sep, "/")
     with recording_reads() as reads:
         try:
