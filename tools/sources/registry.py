@@ -17,7 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from tools.sources.generator import Generator, ReaderFn
-from tools.sources.generators import docusaurus, html, mintlify, mkdocs, plain, sphinx
+from tools.sources.generators import (
+    docusaurus,
+    html,
+    mintlify,
+    mkdocs,
+    plain,
+    sphinx,
+    vitepress,
+)
 from tools.sources.site import GeneratorRules, Site
 
 log = logging.getLogger(__name__)
@@ -27,6 +35,7 @@ GENERATORS: tuple[Generator, ...] = (
     mkdocs.GENERATOR,
     sphinx.GENERATOR,
     docusaurus.GENERATOR,
+    vitepress.GENERATOR,
     mintlify.GENERATOR,
     html.GENERATOR,
     plain.GENERATOR,
