@@ -24,6 +24,7 @@ from tools.sources.generators import (
     mkdocs,
     plain,
     sphinx,
+    starlight,
     vitepress,
 )
 from tools.sources.site import GeneratorRules, Site
@@ -36,6 +37,7 @@ GENERATORS: tuple[Generator, ...] = (
     sphinx.GENERATOR,
     docusaurus.GENERATOR,
     vitepress.GENERATOR,
+    starlight.GENERATOR,
     mintlify.GENERATOR,
     html.GENERATOR,
     plain.GENERATOR,

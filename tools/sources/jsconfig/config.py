@@ -139,7 +139,14 @@ class JsConfig:
             if fallback is not NOT_LITERAL and (
                 default is None or isinstance(fallback, type(default))
             ):
-                self.computed(setting, raw, fallback, env)
+                log.info(
+                    "%s: %s is computed (%s); using its fallback %r (set %s to say otherwise)",
+                    self.path,
+                    setting,
+                    " ".join(raw.split())[:80],
+                    fallback,
+                    env,
+                )
                 return fallback
         if value is NOT_LITERAL or (not isinstance(value, type(default)) and default is not None):
             self.computed(setting, raw, default, env)

@@ -24,6 +24,7 @@ GOLDENS = Path(__file__).resolve().parents[4] / "fixtures" / "generators"
 
 _FENCE_LINE_RE = re.compile(r"^[ \t]*(?:`{3,}|~{3,}).*$", re.M)
 _LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
 
 
 def golden(generator: str, project: str) -> dict[str, Any]:
@@ -43,6 +44,7 @@ def shown(markdown: str) -> str:
 
     Code keeps every character but its fence lines.
     """
+    markdown = markdown.translate(_QUOTES)  # typographic quotes as typed (smartypants)
     out: list[str] = []
     in_code = False
     for line in markdown.split("\n"):
@@ -110,18 +112,34 @@ def page_anchors(page: Page) -> set[str]:
     return {a for sec in page.sections for a in sec.anchors}
 
 
+def _tab_labels(facts: dict[str, Any], page: str) -> set[str]:
+    """The labels of a page's tab sets, which its HTML shows in a row before the panels."""
+    return {label for b in facts["blocks"] if b["page"] == page for label in b.get("labels", [])}
+
+
+def without_words(text: str, words: set[str]) -> str:
+    """The text without these words (tab labels: a reader takes them with each panel, the
+    page's HTML shows them all first, so the order of label and panel is left out)."""
+    return " ".join(w for w in text.split() if w not in words)
+
+
 def check_blocks(read: ReadSite, facts: dict[str, Any], skip_kinds: tuple[str, ...] = ()) -> None:
     """Each block's title and text are in the section the site shows it under."""
     for block in facts["blocks"]:
         if block["page"] not in read.pages or block["kind"] in skip_kinds:
             continue
         text = shown(read.section(block["page"], block["section"] or "").text)
+        if not block.get("labels") and _tab_labels(facts, block["page"]):
+            labels = _tab_labels(facts, block["page"])
+            wanted = without_words(block["text"], labels)
+            assert wanted in without_words(text, labels), (block["kind"], wanted, text)
+            continue
         if block.get("title"):
             assert block["title"] in text, (block["page"], block["kind"], block["title"], text)
         labels = block.get("labels", [])
         for label in labels:
             assert label in text, (block["kind"], label, text)
-        for piece in block["text"].split(" | "):
+        for piece in block["text"].translate(_QUOTES).split(" | "):
             label, _, body = piece.partition(": ")
             wanted = body if label in labels else piece
             assert " ".join(wanted.split()) in text, (block["page"], block["kind"], wanted, text)
@@ -133,7 +151,9 @@ def check_snippets(read: ReadSite, facts: dict[str, Any]) -> None:
         if snippet["page"] not in read.pages:
             continue
         text = read.text_from(snippet["page"], snippet["section"] or "")
-        assert snippet["text"] in text, (snippet["directive"], text)
+        labels = _tab_labels(facts, snippet["page"])
+        wanted = without_words(snippet["text"], labels)
+        assert wanted in without_words(text, labels), (snippet["directive"], text)
         whole = read.page(snippet["page"]).body
         for line in snippet["lines_absent"]:
             assert line not in whole, (snippet["directive"], line)

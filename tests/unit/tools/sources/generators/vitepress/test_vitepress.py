@@ -231,7 +231,7 @@ def test_computed_config_values_fall_back_with_a_warning(
         """,
         {"en/a.md": "# A\n"},
     )
-    with caplog.at_level(logging.WARNING):
+    with caplog.at_level(logging.INFO):
         site = detect_site(root)
     assert site.url_for("en/a.md") == "https://x.dev/docs/en/a.html"
     assert "cleanUrls is computed" in caplog.text and "rewrites is computed" in caplog.text
