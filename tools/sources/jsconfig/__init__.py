@@ -1,11 +1,12 @@
 """JavaScript / TypeScript config files (docusaurus.config.*, .vitepress/config.*, astro.config.*) read as text, never run.
 
 A site's config is code: running it would need Node and the site's dependencies, and would run
-whatever it does. literals.py reads values written as literals; config.py reads a whole file
-(`JsConfig`): its bindings, the functions it calls, its default export.
+whatever it does. literals.py reads values written as literals; scope.py a module's top-level
+statements, bindings, functions and imports; config.py a whole config (`JsConfig`): its values
+as data, following its names, functions, imported modules and default export.
 """
 
-from tools.sources.jsconfig.config import JsConfig, literal_bindings, split_top_level, statement_end
+from tools.sources.jsconfig.config import JsConfig
 from tools.sources.jsconfig.literals import (
     NOT_LITERAL,
     SPREAD,
@@ -18,6 +19,7 @@ from tools.sources.jsconfig.literals import (
     top_level_consts,
     value_end,
 )
+from tools.sources.jsconfig.scope import literal_bindings, split_top_level, statement_end
 
 __all__ = [
     "NOT_LITERAL",

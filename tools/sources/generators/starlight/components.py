@@ -167,6 +167,28 @@ def rewrite_components(body: str, labels: dict[str, str], names: dict[str, str])
     return body
 
 
+_COMPONENT_START_RE = re.compile(r"<[A-Z][\w.]*(?=[\s/>])")
+
+
+def join_multiline_tags(body: str) -> str:
+    """A component's start tag written over several lines, on one line (outside code).
+
+    The Markdown reader reads a component tag on its line (its text and `title`/`label` stay,
+    the tag goes); MDX lets a tag's attributes run over lines (`<Preview` and `slot="x"` apart).
+    """
+    if "<" not in body:
+        return body
+    masked = mask_code(body)
+    edits: list[tuple[int, int]] = []
+    for m in _COMPONENT_START_RE.finditer(masked):
+        tag = scan_tag(body, m.start())
+        if tag.closed and "\n" in body[m.start() : tag.end]:
+            edits.append((m.start(), tag.end))
+    for start, end in reversed(edits):
+        body = body[:start] + " ".join(body[start:end].split()) + body[end:]
+    return body
+
+
 def _replacement(
     name: str, attrs: dict[str, str], labels: dict[str, str], names: dict[str, str], closed: bool
 ) -> str | None:

@@ -50,31 +50,30 @@ def _text(value: Any) -> str:
 def read_starlight_config(path: Path) -> StarlightConfig:
     """The config read as text; a computed value is the default, with a warning naming the setting."""
     config = JsConfig.read(path)
-    raw = config.exported_entries()
-    build = config.options(config.resolve(raw["build"])) if "build" in raw else None
+    data = config.exported()
+    given_build = data.get("build")
+    build: dict[str, Any] = given_build if isinstance(given_build, dict) else {}
     name = _IMPORT_RE.search(config.source)
     options = config.call_argument(name.group(1) if name else "starlight") or {}
     title = options.get("title")
     if isinstance(title, dict):  # a title per language: the root's, or the first
         title = title.get("en") or next((v for v in title.values() if isinstance(v, str)), "")
     locales = []
-    for key, value in (options.get("locales") or {}).items():
+    given = options.get("locales")
+    for key, value in (given if isinstance(given, dict) else {}).items():
         if key != SPREAD and isinstance(value, dict):
             locales.append(
                 StarlightLocale(key, _text(value.get("lang")), _text(value.get("label")))
             )
     sidebar = options.get("sidebar")
+    url_style = "DOCS_AGENT_DOCS_URL_STYLE"
     return StarlightConfig(
         path=path,
-        site=config.value(raw.get("site"), "site", "", ENV_BASE_URL),
-        base=config.value(raw.get("base"), "base", "/", ENV_BASE_URL),
-        trailing_slash=config.value(
-            raw.get("trailingSlash"), "trailingSlash", "ignore", "DOCS_AGENT_DOCS_URL_STYLE"
-        ),
-        build_format=config.value(
-            (build or {}).get("format"), "build.format", "directory", "DOCS_AGENT_DOCS_URL_STYLE"
-        ),
-        src_dir=config.value(raw.get("srcDir"), "srcDir", "./src", "DOCS_AGENT_DOCS_DIR"),
+        site=config.setting(data, "site", "", ENV_BASE_URL),
+        base=config.setting(data, "base", "/", ENV_BASE_URL),
+        trailing_slash=config.setting(data, "trailingSlash", "ignore", url_style),
+        build_format=config.setting(build, "format", "directory", url_style),
+        src_dir=config.setting(data, "srcDir", "./src", "DOCS_AGENT_DOCS_DIR"),
         title=_text(title),
         locales=tuple(locales),
         default_locale=_text(options.get("defaultLocale")),

@@ -74,7 +74,7 @@ def _locales(config: StarlightConfig) -> tuple[tuple[Locale, ...], str]:
 def _nav(
     sidebar: list[Any], files: dict[str, dict[str, Any]], folder: str, base: str
 ) -> tuple[str, ...]:
-    """The sidebar's pages in order (files of the default locale's folder), each once."""
+    """The home page, then the sidebar's pages in order (the default locale's files), each once."""
     by_slug: dict[str, str] = {}
     for rel, meta in files.items():
         if rel.startswith(folder):
@@ -107,6 +107,7 @@ def _nav(
                             add(slug)
                 walk(item.get("items"))
 
+    add("")  # the home page first, as a reader meets it
     walk(sidebar)
     return tuple(out)
 

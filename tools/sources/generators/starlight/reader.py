@@ -16,6 +16,7 @@ from typing import Any
 from tools.sources.generators.starlight.components import (
     aside_labels,
     code_sources,
+    join_multiline_tags,
     rewrite_asides,
     rewrite_components,
     rewrite_markdoc,
@@ -96,6 +97,7 @@ def read_starlight(rel: str, text: str, site: Site, root: Path, language: str) -
             body = inline_imports(body, _loader(page, project, confine), mark=True)
         names = code_sources(body, page, project, confine)
         body = rewrite_components(rewrite_asides(body, labels), labels, names)
+        body = join_multiline_tags(body)
         if rel.lower().endswith(MARKDOC_SUFFIX):
             body = rewrite_markdoc(body, labels)
     except Exception as exc:  # noqa: BLE001 — a bad page must still be searchable

@@ -20,6 +20,8 @@ from tools.sources.jsconfig import NOT_LITERAL, SPREAD, JsConfig
 log = logging.getLogger(__name__)
 
 ENV_BASE_URL = "DOCS_AGENT_DOCS_BASE_URL"
+# What says the paths a computed `rewrites` gives (`en/x.md` served as `x`: strip `en/`).
+ENV_REWRITES = "DOCS_AGENT_DOCS_STRIP_PREFIXES"
 # The labels VitePress gives containers and GitHub alerts without a title of their own.
 DEFAULT_LABELS = {
     "tip": "TIP",
@@ -85,11 +87,10 @@ def container_labels(markdown: Any) -> dict[str, str]:
     return out
 
 
-def _locales(config: JsConfig, raw: dict[str, str]) -> tuple[LocaleConfig, ...]:
+def _locales(config: JsConfig, data: dict[str, Any]) -> tuple[LocaleConfig, ...]:
     """The `locales` entries, each with its language, link and theme options."""
-    locales = config.data(raw.get("locales")) if "locales" in raw else {}
     out: list[LocaleConfig] = []
-    for key, value in _dict(locales).items():
+    for key, value in _dict(data.get("locales")).items():
         if key == SPREAD or not isinstance(value, dict):
             continue
         out.append(
@@ -121,33 +122,31 @@ def _additional_theme(src_dir: Path) -> dict[str, Any]:
 def read_vitepress_config(path: Path) -> VitePressConfig:
     """The config file read as text; a computed value is VitePress's default, with a warning."""
     config = JsConfig.read(path)
-    raw = config.exported_entries()
-    root = path.parent.parent
-    src = config.value(raw.get("srcDir"), "srcDir", ".", "DOCS_AGENT_DOCS_DIR")
+    data = config.exported()
+    root = path.parent.parent if path.parent.name == ".vitepress" else path.parent.parent.parent
+    src = config.setting(data, "srcDir", ".", "DOCS_AGENT_DOCS_DIR")
     src_dir = (root / src).resolve()
-    base = config.value(raw.get("base"), "base", "/", ENV_BASE_URL)
-    clean = config.value(raw.get("cleanUrls"), "cleanUrls", False, "DOCS_AGENT_DOCS_URL_STYLE")
-    exclude = config.value(raw.get("srcExclude"), "srcExclude", [], "DOCS_AGENT_DOCS_EXCLUDE")
+    base = config.setting(data, "base", "/", ENV_BASE_URL)
+    clean = config.setting(data, "cleanUrls", False, "DOCS_AGENT_DOCS_URL_STYLE")
+    exclude = config.setting(data, "srcExclude", [], "DOCS_AGENT_DOCS_EXCLUDE")
     rewrites: list[tuple[str, str]] = []
-    if "rewrites" in raw:
-        data = config.data(raw["rewrites"])
-        if isinstance(data, dict):
-            for source, target in data.items():
-                if source == SPREAD or not isinstance(target, str):
-                    config.computed(f"rewrites[{source!r}]", str(target), None, ENV_BASE_URL)
-                    continue
-                rewrites.append((source, target))
-        else:
-            config.computed("rewrites", raw["rewrites"], "no rewrites", ENV_BASE_URL)
-    sitemap = _dict(config.data(raw.get("sitemap"))) if "sitemap" in raw else {}
-    markdown = config.data(raw.get("markdown")) if "markdown" in raw else {}
-    if "anchor" in _dict(markdown):
+    given = data.get("rewrites")
+    if isinstance(given, dict):
+        for source, target in given.items():
+            if source == SPREAD or not isinstance(target, str):
+                config.computed(f"rewrites[{source!r}]", str(target), None, ENV_REWRITES)
+                continue
+            rewrites.append((source, target))
+    elif given is not None:
+        config.computed("rewrites", "a function of the page", "no rewrites", ENV_REWRITES)
+    markdown = _dict(data.get("markdown"))
+    if "anchor" in markdown:
         log.warning(
             "%s: markdown.anchor changes how heading ids are made; VitePress's own rule is used "
             "(set DOCS_AGENT_DOCS_SLUG if the site's differs)",
             path,
         )
-    theme = _dict(config.data(raw.get("themeConfig"))) if "themeConfig" in raw else {}
+    theme = _dict(data.get("themeConfig"))
     for key, value in _additional_theme(src_dir).items():
         theme.setdefault(key, value)
     return VitePressConfig(
@@ -158,10 +157,10 @@ def read_vitepress_config(path: Path) -> VitePressConfig:
         clean_urls=bool(clean),
         src_exclude=tuple(str(g) for g in exclude if isinstance(g, str)),
         rewrites=tuple(rewrites),
-        locales=_locales(config, raw),
-        lang=config.value(raw.get("lang"), "lang", "en-US", "DOCS_AGENT_DOCS_LOCALE"),
-        hostname=_text(sitemap.get("hostname")),
-        title=_text(config.data(raw.get("title"))) if "title" in raw else "",
+        locales=_locales(config, data),
+        lang=config.setting(data, "lang", "en-US", "DOCS_AGENT_DOCS_LOCALE"),
+        hostname=_text(_dict(data.get("sitemap")).get("hostname")),
+        title=_text(data.get("title")),
         theme=theme,
         labels=container_labels(markdown),
     )

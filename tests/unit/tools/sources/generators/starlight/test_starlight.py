@@ -176,6 +176,7 @@ def test_sidebar_orders_the_navigation(tmp_path: Path) -> None:
         export default { integrations: [starlight({ title: 'X', sidebar })] };
         """,
         {
+            CONTENT + "index.mdx": page("Home"),
             CONTENT + "start.md": page("Start"),
             CONTENT + "guides/b.md": page("B", "sidebar:\n  order: 1\n"),
             CONTENT + "guides/a.md": page("A", "sidebar:\n  order: 2\n"),
@@ -185,7 +186,7 @@ def test_sidebar_orders_the_navigation(tmp_path: Path) -> None:
         },
     )
     site = detect_site(root)
-    assert site.nav == ("start.md", "guides/b.md", "guides/a.md", "reference/api.md")
+    assert site.nav == ("index.mdx", "start.md", "guides/b.md", "guides/a.md", "reference/api.md")
     assert site.is_page(CONTENT + "other.md")  # on no sidebar, still a page Starlight builds
 
 

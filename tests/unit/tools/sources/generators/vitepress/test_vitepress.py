@@ -235,7 +235,7 @@ def test_computed_config_values_fall_back_with_a_warning(
         site = detect_site(root)
     assert site.url_for("en/a.md") == "https://x.dev/docs/en/a.html"
     assert "cleanUrls is computed" in caplog.text and "rewrites is computed" in caplog.text
-    assert "base is computed" in caplog.text  # its literal fallback is taken, and said
+    assert "its fallback '/docs/' is used" in caplog.text  # a literal fallback is taken, and said
 
 
 def test_sidebar_orders_the_navigation_without_limiting_pages(tmp_path: Path) -> None:
