@@ -41,7 +41,12 @@ HTML_ELEMENTS = (
     "option p picture pre q s samp script section select small source span strike strong style "
     "sub summary sup svg table tbody td textarea tfoot th thead tr tt u ul var video"
 ).split()
-_CODE_RE = re.compile(r"```.*?```|~~~.*?~~~|`[^`\n]*`", re.S)
+# Fenced code (closed by a fence of its kind at least as long: ```` around ``` examples) and
+# inline code spans.
+_CODE_RE = re.compile(
+    r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[`~]*[ \t]*$|```.*?```|~~~.*?~~~|`[^`\n]*`",
+    re.S | re.M,
+)
 # Each leftover kind: what the reader should have rendered, outside code.
 KINDS: dict[str, re.Pattern[str]] = {
     "checker": LEFTOVER_RE,  # `{ #`, `!!!`, `///`, `===`, `:::`, `.. x::`, roles, `--8<--`, `][x]`
@@ -54,8 +59,14 @@ KINDS: dict[str, re.Pattern[str]] = {
     "jinja {{ }}/{% %}": re.compile(r"\{\{.*?\}\}|\{%.*?%\}"),
     "sphinx role": re.compile(r":[a-z]+(?::[a-z]+)?:`"),
     "rst directive": re.compile(r"^\s*\.\. [\w:-]+::", re.M),
+    # VitePress: snippet imports and file includes left unresolved, `[[toc]]`; GitHub's alerts.
+    "snippet <<< / @include": re.compile(r"^\s*<<<\s|<!--\s*@include:", re.M),
+    "[[toc]]": re.compile(r"\[\[toc\]\]"),
+    "github alert [!NOTE]": re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]"),
 }
-_INCLUDE_RE = re.compile(r"--8<--|\{\*|literalinclude|^\s*\.\. include::|!!raw-loader!", re.M)
+_INCLUDE_RE = re.compile(
+    r"--8<--|\{\*|literalinclude|^\s*\.\. include::|!!raw-loader!|^\s*<<<\s", re.M
+)
 
 
 def found(text: str) -> Counter[str]:

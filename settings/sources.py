@@ -133,6 +133,8 @@ class SourceSettings:
     docs_notebooks: str = "auto"
     docs_include: tuple[str, ...] = ()
     docs_exclude: tuple[str, ...] = ()
+    # The site's language read (`auto`: its default locale; `all`; or a locale's key / language).
+    docs_locale: str = "auto"
     # `hide`: release notes pages answer only questions about a release; `keep`: like any page.
     docs_release_notes: str = "hide"
     # Where a reader opens a cited KB article that has no web address of its own: a help-center
@@ -184,6 +186,7 @@ class SourceSettings:
             docs_notebooks=docs_choice("NOTEBOOKS", ("auto", "on", "off")),
             docs_include=reader.words("DOCS_AGENT_DOCS_INCLUDE"),
             docs_exclude=reader.words("DOCS_AGENT_DOCS_EXCLUDE"),
+            docs_locale=get("DOCS_AGENT_DOCS_LOCALE", "auto") or "auto",
             docs_release_notes=docs_choice("RELEASE_NOTES", ("hide", "keep")),
             kb_base_url=web_url(get("DOCS_AGENT_KB_BASE_URL", ""), "DOCS_AGENT_KB_BASE_URL"),
             code_urls=code_urls(get("DOCS_AGENT_CODE_URLS", "")),

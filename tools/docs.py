@@ -80,6 +80,7 @@ def docs_site(settings: SourceSettings, root: Path) -> Site:
             notebooks=settings.docs_notebooks,
             include=settings.docs_include,
             exclude=settings.docs_exclude,
+            locale=settings.docs_locale,
         ),
     )
     # A folder inside this repository without a base URL is cited by its repo-relative path.

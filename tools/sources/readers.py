@@ -159,8 +159,10 @@ def read_page(rel: str, raw: bytes, site: Site, root: Path, language: str) -> Pa
     text = decode(raw)
     if reader is read_markdown:
         text = site.rules.loaded(text)  # what the generator's loader does before MDX reads it
-    # A built page is HTML whichever generator's reader takes it (html, hugo, quarto, antora…).
-    text = clean_text(name or "markdown", text, html=rel.lower().endswith(HTML_SUFFIXES))
+    # A built page is HTML whichever generator's reader takes it (html, hugo, quarto, antora…);
+    # a reader that reads raw text drops hidden text itself (`GeneratorRules.reads_raw`).
+    if not site.rules.reads_raw:
+        text = clean_text(name or "markdown", text, html=rel.lower().endswith(HTML_SUFFIXES))
     rel = rel.replace(os.sep, "/")
     with recording_reads() as reads:
         try:

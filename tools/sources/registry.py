@@ -29,6 +29,8 @@ from tools.sources.generators import (
     plain,
     quarto,
     sphinx,
+    starlight,
+    vitepress,
 )
 from tools.sources.site import GeneratorRules, Site
 from tools.sources.unread import unread_config_note, unread_configs
@@ -40,6 +42,8 @@ GENERATORS: tuple[Generator, ...] = (
     mkdocs.GENERATOR,
     sphinx.GENERATOR,
     docusaurus.GENERATOR,
+    vitepress.GENERATOR,
+    starlight.GENERATOR,
     mintlify.GENERATOR,
     mdbook.GENERATOR,
     gitbook.GENERATOR,
@@ -85,6 +89,9 @@ class SiteOptions:
     notebooks: str = "auto"
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    # `auto`: the site's default locale; `all`: every locale; else a locale's key, folder or
+    # language tag (`zh`, `pt-BR`).
+    locale: str = "auto"
 
 
 def _config_files(root: Path) -> Iterator[tuple[str, Path]]:
@@ -183,4 +190,27 @@ def apply_options(site: Site, options: SiteOptions) -> Site:
         changes["include"] = options.include
     if options.exclude:
         changes["exclude"] = site.exclude + options.exclude
+    locale = _chosen_locale(site, options.locale)
+    if locale != site.locale:
+        changes["locale"] = locale
     return replace(site, **changes) if changes else site
+
+
+def _chosen_locale(site: Site, wanted: str) -> str | None:
+    """The key of the locale the settings pick (None: all of them); the site's own when unknown."""
+    wanted = wanted.strip().lower()
+    if wanted in ("", "auto"):
+        return site.locale
+    if wanted == "all":
+        return None
+    for locale in site.locales:
+        if wanted in locale.names():
+            return locale.key
+    known = ", ".join(n for loc in site.locales for n in loc.names()[:1]) or "none"
+    log.warning(
+        "DOCS_AGENT_DOCS_LOCALE=%s: the site has no such locale (its locales: %s); "
+        "reading its default locale",
+        wanted,
+        known,
+    )
+    return site.locale

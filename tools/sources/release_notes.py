@@ -3,8 +3,8 @@
 A changelog names every feature, fix and option once, in a line each, for years of releases: it
 matches nearly any question a little, and being long it holds many matching sections, so it is
 cited where a guide page answers. What a release page *is* shows in its title or file name
-(changelog, release notes, history, what's new, a version number as the file name), in every
-project; what a question about a release looks like shows in its words (release, changelog,
+(changelog, release notes, history, what's new, a version number as the file name) or its folder
+(a changelog's, a blog's: posts announce releases and events), in every project; what a question about a release looks like shows in its words (release, changelog,
 version, a version number). Only those questions see release pages.
 
 Blog and announcement posts are the same kind of page ("Vite 5 is out!" names every new
@@ -29,12 +29,13 @@ _TITLE_RE = re.compile(
 # The whole title is such a word, or it opens with one ("Changelog", "Release notes for 2.x").
 _TITLE_OPENS_RE = re.compile(rf"^\W*{_TITLE_RE.pattern}", re.IGNORECASE)
 _STEM_RE = re.compile(
-    r"^(change[-_ ]?log|changes|history|news|release[-_ ]?notes?|releases|whats[-_]?new|"
+    r"^(change[-_ ]?log|changes|history|news|blog|release[-_ ]?notes?|releases|whats[-_]?new|"
     r"(release|version|v)?[-_]?\d+(\.\d+)+\w*)$",
     re.IGNORECASE,
 )
+# A blog's posts announce releases and events ("Vite 5 is out!"): dated news, like release notes.
 _FOLDER_RE = re.compile(
-    r"^(change[-_]?log|changelogs|release[-_]?notes|releases|announce(ments)?|blogs?|news|posts)$",
+    r"^(change[-_]?log|changelogs|release[-_]?notes|releases|announce(ments)?|blogs?|_posts|news|posts)$",
     re.I,
 )
 # A post's dated name: `2023-11-16-title.md`, `2023-11-16_title`, or `2023/11/…` folders.

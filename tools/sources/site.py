@@ -39,7 +39,7 @@ DOCUMENT_SUFFIXES = (
 )
 
 
-def _glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
+def glob_match(rel: str, patterns: tuple[str, ...]) -> bool:
     """Whether a path matches one of the globs, gitignore-like.
 
     A pattern without `/` matches a file or folder of that name anywhere (`_*`, `__pycache__`);
@@ -73,6 +73,25 @@ PART_FOLDERS = ("snippets", "_snippets", "partials", "_partials", "includes", "_
 
 
 @dataclass(frozen=True)
+class Locale:
+    """One language of a site: its key in the config, the folder of its pages, its language tag.
+
+    `folder` is relative to the pages' folder, with a trailing `/` (`zh/`); "" is the root
+    locale, whose pages are those outside every other locale's folder.
+    """
+
+    key: str
+    folder: str
+    lang: str = ""
+    label: str = ""
+
+    def names(self) -> tuple[str, ...]:
+        """What a setting may call it: its key, its folder, its language tag (lower case)."""
+        names = (self.key, self.folder.strip("/"), self.lang)
+        return tuple(n.lower() for n in names if n)
+
+
+@dataclass(frozen=True)
 class GeneratorRules:
     """What one generator decides beyond the fields every site has: readers, routes, loaders.
 
@@ -98,6 +117,14 @@ class GeneratorRules:
     # The generator's setting that names the site's address (`html_baseurl`): a site of this
     # generator with no base URL anywhere cites file paths, and a note says which to set.
     base_url_setting: ClassVar[str] = ""
+    # The navigation (`Site.nav`) lists the pages there are; False: every page the other rules
+    # admit is one, the navigation orders only those it lists (VitePress, Starlight build every
+    # Markdown file, on a sidebar or not).
+    nav_lists_pages: ClassVar[bool] = True
+    # The reader gets the file's text before hidden text is dropped, and drops it itself once
+    # it has read what the generator reads in comments and scripts (VitePress'
+    # `<!--@include: …-->`, a page's `<script setup>` values).
+    reads_raw: ClassVar[bool] = False
 
     def reader_for(self, site: Site, rel: str) -> str | None:
         """The name of the reader for this file (tools/sources/readers.py), or None: not read."""
@@ -169,6 +196,11 @@ class Site:
     # of links only, other languages' and older versions' copies). Like the navigation, no part
     # of the index's identity: a new redirect is one file less, not a new index.
     skipped: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    # The site's languages, and the one whose pages are read (its default locale unless the
+    # settings pick another; None: every locale). A page of another locale is a translation of
+    # one read, not a page of its own.
+    locales: tuple[Locale, ...] = ()
+    locale: str | None = ""
 
     # -- which reader, which files -------------------------------------------------------------
 
@@ -186,17 +218,31 @@ class Site:
         if self.page_dir and not rel.startswith(self.page_dir):
             return False
         inner = rel[len(self.page_dir) :]
-        if self.include and not _glob_match(inner, self.include):
+        if self.include and not glob_match(inner, self.include):
             return False
-        if _glob_match(inner, self.exclude) or _glob_match(inner, self.not_pages):
+        if glob_match(inner, self.exclude) or glob_match(inner, self.not_pages):
             return False
         if inner in self.skipped or ERROR_PAGE.match(inner):
             return False
         if self.built is not None and inner not in self._built_set:
             return False
-        if self.nav is not None:
+        if self.locales and self.locale is not None and self.locale_of(inner) != self.locale:
+            return False
+        if self.nav is not None and self.rules.nav_lists_pages:
             return inner in self._nav_set
         return True
+
+    def locale_of(self, inner: str) -> str | None:
+        """The key of the locale a page (relative to `page_dir`) belongs to; None: none of them.
+
+        The locale whose folder is the longest one holding the page; the root locale (folder
+        "") holds every page outside the others' folders.
+        """
+        folders = sorted(self.locales, key=lambda loc: len(loc.folder), reverse=True)
+        for loc in folders:
+            if inner.startswith(loc.folder):
+                return loc.key
+        return None
 
     @cached_property
     def _nav_set(self) -> frozenset[str]:
@@ -211,7 +257,7 @@ class Site:
         inner = rel[len(self.page_dir) :] if rel.startswith(self.page_dir) else rel
         if inner in self.skipped or ERROR_PAGE.match(inner):
             return True
-        return _glob_match(inner, self.not_pages) or _glob_match(inner, self.exclude)
+        return glob_match(inner, self.not_pages) or glob_match(inner, self.exclude)
 
     def title_for(self, rel: str) -> str | None:
         """The navigation's title of the page, which the generator shows before the page's own."""

@@ -38,7 +38,8 @@ _REF_DEF_LINE_RE = re.compile(r"^ {0,3}\[([^\]\n]+)\]: +(\S+)", re.M)
 _FOOTNOTE_DEF_RE = re.compile(r"^([ \t]*)\[\^([^\]\s]+)\]:[ \t]*", re.M)
 _FOOTNOTE_REF_RE = re.compile(r"\[\^([^\]\s]+)\]")
 # Inline markup dropped from a heading's text before its slug is taken.
-_INLINE_LINK_RE = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
+# The destination may be written in angle brackets, which may hold `)` (CommonMark).
+_INLINE_LINK_RE = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\((?:\s*<[^<>\n]*>[^)]*|[^)]*)\)")
 _HTML_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
 # `*text*` / `_text_` emphasis: the mark neither beside a space inside nor escaped, and an
 # underscore not inside a word (`snake_case` is text), as CommonMark and Python-Markdown read it.

@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "tools.sources.markdown",
         "tools.sources.notebook",
         "tools.sources.html",
+        "tools.sources.jsconfig",  # JavaScript / TypeScript config files read as text
     ),
     ("tools.sources.generators",),  # one package per generator
     ("tools.sources.registry",),  # the one list of generators

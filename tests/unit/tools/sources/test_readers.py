@@ -123,6 +123,10 @@ def test_nested_blocks_are_flattened_and_titled(tmp_path: Path) -> None:
         ("guide/migration.md", "Migration Guide", False),
         ("how-to/fixtures.rst", "How to use fixtures", False),
         ("concepts/versions.md", "Versioned APIs", False),
+        ("blog/announcing-vite5.md", "Vite 5.0 is out!", True),
+        ("blog.md", "Blog", True),
+        ("src/content/docs/blog/launch.mdx", "Introducing Starlight", True),
+        ("guide/blogging.md", "Writing a blog with the theme", False),
     ],
 )
 def test_release_notes_pages_are_known_by_title_or_file_name(

@@ -1,14 +1,13 @@
-"""What a docusaurus.config.* says, read as text (tools/sources/generators/docusaurus/jsconfig.py), never run."""
+"""What a docusaurus.config.* says, read as text (tools/sources/jsconfig.py), never run."""
 
 from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
 
-from tools.sources.generators.docusaurus import jsconfig
+from tools.sources import jsconfig
 
 log = logging.getLogger(__name__)
 
@@ -22,56 +21,11 @@ _DOCS_PLUGIN_NAME_RE = re.compile(
 
 
 @dataclass(frozen=True)
-class DocusaurusConfig:
-    """What a docusaurus.config.* says, read as text (tools/sources/generators/docusaurus/jsconfig.py), never run.
+class DocusaurusConfig(jsconfig.JsConfig):
+    """What a docusaurus.config.* says, read as text (tools/sources/jsconfig.py), never run.
 
-    `consts` are the file's `const NAME = '…'` strings (template literals use them), `objects`
-    its `const NAME = {…}` objects (what `...NAME` spreads and a bare `NAME` option names).
+    The shared reader's values, options and bindings; here, the docs plugins' options.
     """
-
-    path: Path
-    source: str
-    consts: dict[str, str]
-    objects: dict[str, str] = field(default_factory=dict)
-
-    def value(self, raw: str | None, setting: str, default: Any, env: str) -> Any:
-        """A literal value; a computed one falls back to `default` with a warning naming `env`."""
-        if raw is None:
-            return default
-        value = jsconfig.literal(raw, self.consts)
-        if value is jsconfig.NOT_LITERAL or (
-            not isinstance(value, type(default)) and default is not None
-        ):
-            self.computed(setting, raw, default, env)
-            return default
-        return value
-
-    def computed(self, setting: str, raw: str, default: Any, env: str) -> None:
-        """Say that a setting is computed, what is used instead, and which setting says it."""
-        log.warning(
-            "%s: %s is computed (%s), not a literal; using %r. If the site says otherwise, set %s",
-            self.path,
-            setting,
-            " ".join(raw.split())[:80],
-            default,
-            env,
-        )
-
-    def top(self, key: str, default: Any, env: str) -> Any:
-        """A site-level option (`url`, `baseUrl`): the first `key:` whose value is a literal."""
-        raws = [
-            self.source[m.end() : jsconfig.value_end(self.source, m.end())].strip()
-            for m in re.finditer(rf"(?<![\w$.]){key}\s*:", self.source)
-        ]
-        for raw in raws:
-            value = jsconfig.literal(raw, self.consts)
-            if value is not jsconfig.NOT_LITERAL:
-                return value
-        return self.value(raws[0], key, default, env) if raws else default
-
-    def options(self, raw: str) -> dict[str, str] | None:
-        """The entries of an options object written in place or named by a const; else None."""
-        return jsconfig.object_entries(raw, self.objects)
 
     def docs_plugins(self) -> list[dict[str, str]]:
         """The option objects (raw values) of each docs plugin: the preset's `docs`, then plugins."""
@@ -130,8 +84,6 @@ class DocusaurusConfig:
 
 
 def read_docusaurus_config(config_path: Path) -> DocusaurusConfig:
-    """The config file read as text: its source, its `const` strings and objects."""
-    source = config_path.read_text("utf-8", errors="replace")
-    return DocusaurusConfig(
-        config_path, source, jsconfig.top_level_consts(source), jsconfig.const_objects(source)
-    )
+    """The config file read as text: its source, its `const` strings, objects and bindings."""
+    base = jsconfig.JsConfig.read(config_path)
+    return DocusaurusConfig(**{f.name: getattr(base, f.name) for f in fields(base)})

@@ -6,7 +6,7 @@ import logging
 import re
 from pathlib import Path
 
-from tools.sources.generators.docusaurus import jsconfig
+from tools.sources import jsconfig
 from tools.sources.generators.docusaurus.routes import strip_number_prefix
 
 log = logging.getLogger(__name__)

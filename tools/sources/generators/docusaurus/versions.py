@@ -7,7 +7,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.sources.generators.docusaurus import jsconfig
+from tools.sources import jsconfig
 from tools.sources.generators.docusaurus.config import DocusaurusConfig
 
 log = logging.getLogger(__name__)

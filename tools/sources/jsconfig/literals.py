@@ -1,4 +1,4 @@
-"""A light reader of JavaScript / TypeScript config objects (docusaurus.config.*), never run.
+"""JavaScript / TypeScript values read as text: balanced brackets, object entries, literals.
 
 A site's config is code: running it would need Node and the site's dependencies, and would run
 whatever it does. What decides URLs is almost always written as literals, so this module reads
@@ -33,8 +33,8 @@ SPREAD = "..."
 # How deep spreads of spreads are followed (a const spreading itself would never end).
 _MAX_SPREAD_DEPTH = 8
 
-_OPEN = {"{": "}", "[": "]", "(": ")"}
-_CLOSE = frozenset("}])")
+OPEN_BRACKETS = {"{": "}", "[": "]", "(": ")"}
+CLOSE_BRACKETS = frozenset("}])")
 _KEY_RE = re.compile(r"""\s*(?:([A-Za-z_$][\w$]*)|(['"])((?:\\.|(?!\2).)*)\2)\s*:""")
 _CONST_RE = re.compile(
     r"""^(?:export\s+)?const\s+([A-Za-z_$][\w$]*)\s*(?::\s*string\s*)?=\s*(['"])((?:\\.|(?!\2)[^\\\n])*)\2\s*;?\s*$""",
@@ -48,6 +48,8 @@ _CONST_OBJECT_RE = re.compile(
 _TEMPLATE_SUB_RE = re.compile(r"\$\{\s*([A-Za-z_$][\w$]*)\s*\}")
 _REQUIRE_RESOLVE_RE = re.compile(r"""\Arequire\.resolve\(\s*(['"])((?:\\.|(?!\1).)*)\1\s*\)\Z""")
 _STRING_RE = re.compile(r"""\A(['"])((?:\\.|(?!\1)[^\\])*)\1\Z""", re.S)
+NAME_RE = re.compile(r"[A-Za-z_$][\w$]*")
+_NUMBER_RE = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 def skip(text: str, i: int) -> int:
@@ -72,6 +74,39 @@ def skip(text: str, i: int) -> int:
     if text.startswith("/*", i):
         end = text.find("*/", i + 2)
         return len(text) if end < 0 else end + 2
+    if c == "/":
+        return _regex_end(text, i)
+    return i
+
+
+# What may stand before a regular expression literal (`(/^en\//`, `= /x/`): anything else
+# before a `/` makes it a division.
+_BEFORE_REGEX = frozenset("(,=:[!&|?{};+-*%<>~^")
+
+
+def _regex_end(text: str, i: int) -> int:
+    r"""The index after the regular expression literal at `i` (`/^en\//g`); `i` when it is none."""
+    j = i - 1
+    while j >= 0 and text[j] in " \t":
+        j -= 1
+    if j >= 0 and text[j] not in _BEFORE_REGEX and text[j] != "\n":
+        return i
+    k, in_class = i + 1, False
+    while k < len(text) and text[k] != "\n":
+        c = text[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c == "[":
+            in_class = True
+        elif c == "]":
+            in_class = False
+        elif c == "/" and not in_class:
+            k += 1
+            while k < len(text) and text[k].isalpha():  # flags
+                k += 1
+            return k
+        k += 1
     return i
 
 
@@ -105,9 +140,9 @@ def balanced_end(text: str, i: int) -> int:
             j = after
             continue
         c = text[j]
-        if c in _OPEN:
+        if c in OPEN_BRACKETS:
             depth += 1
-        elif c in _CLOSE:
+        elif c in CLOSE_BRACKETS:
             depth -= 1
             if depth == 0:
                 return j + 1
@@ -143,8 +178,8 @@ def entries(
 
     As in JavaScript, a later key wins over an earlier one, and a spread `...NAME` of an object
     in `objects` (`const_objects`) puts that object's keys where it stands. Other spreads and
-    computed keys are kept, as written, under `SPREAD`; shorthand properties and methods are
-    left out: neither is a literal.
+    computed keys are kept, as written, under `SPREAD`; a shorthand property (`{ locales }`)
+    is its name, as written (the binding `JsConfig.data` follows); methods are left out.
     """
     end = balanced_end(text, start) - 1
     out: dict[str, str] = {}
@@ -162,6 +197,8 @@ def entries(
         raw = text[value_start:j].strip()
         if key:
             out[key] = raw
+        elif NAME_RE.fullmatch(raw):
+            out[raw] = raw  # a shorthand property (`{ locales }`): the binding of that name
         elif raw.startswith(("...", "[")):
             spread = object_entries(raw[3:], objects, depth + 1) if raw[0] == "." else None
             for k, v in (spread if spread is not None else {SPREAD: raw}).items():
@@ -209,10 +246,10 @@ def value_end(text: str, i: int, end: int | None = None) -> int:
             j = after
             continue
         c = text[j]
-        if c in _OPEN:
+        if c in OPEN_BRACKETS:
             j = balanced_end(text, j)
             continue
-        if c == "," or c in _CLOSE:
+        if c == "," or c in CLOSE_BRACKETS:
             break
         j += 1
     return min(j, end)
@@ -226,8 +263,8 @@ def top_level_consts(text: str) -> dict[str, str]:
 def literal(raw: str, consts: dict[str, str] | None = None) -> Any:
     """The value of a raw value text when it is a literal, else `NOT_LITERAL`.
 
-    Strings, template literals (each `${NAME}` a known const), `true` / `false`, arrays of
-    those, `require.resolve('x')` (its path), a bare name of a known const, and `undefined` /
+    Strings, template literals (each `${NAME}` a known const), `true` / `false`, numbers,
+    arrays of those, `require.resolve('x')` (its path), a bare name of a known const, and `undefined` /
     `null` (None: unset).
     """
     consts = consts or {}
@@ -248,13 +285,16 @@ def literal(raw: str, consts: dict[str, str] | None = None) -> Any:
     m = _REQUIRE_RESOLVE_RE.match(raw)
     if m:
         return js_unescape(m.group(2))
+    if _NUMBER_RE.fullmatch(raw):
+        number = float(raw)
+        return int(number) if number.is_integer() and "." not in raw else number
     if raw in consts:
         return consts[raw]
     if raw.startswith("[") and balanced_end(raw, 0) == len(raw):
         items: list[Any] = []
         inner = "{" + raw[1:-1] + "}"
         # An array's items are read as the values of an object without keys.
-        for value in _array_items(inner):
+        for value in array_items(inner):
             item = literal(value, consts)
             if item is NOT_LITERAL:
                 return NOT_LITERAL
@@ -263,7 +303,7 @@ def literal(raw: str, consts: dict[str, str] | None = None) -> Any:
     return NOT_LITERAL
 
 
-def _array_items(wrapped: str) -> list[str]:
+def array_items(wrapped: str) -> list[str]:
     """The raw items of `{a, b}` (an array's inside, wrapped), split at top-level commas."""
     items: list[str] = []
     j, end = 1, len(wrapped) - 1
