@@ -1,6 +1,6 @@
 """A docs folder as indexed beside the site the real generator built from it: pages, URLs, anchors.
 
-    python bench/built_site.py --docs FOLDER --built SITE_OUTPUT --base-url URL [--env K=V ...]
+    python -m bench.built_site --docs FOLDER --built SITE_OUTPUT --base-url URL [--env K=V ...]
                                [--show 5] [--json]
 
 Points the project at the docs folder as a user does (`DOCS_AGENT_DOCS_DIR` + the base URL,
@@ -27,7 +27,6 @@ import argparse
 import json
 import logging
 import re
-import sys
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
@@ -37,7 +36,6 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _LOC_RE = re.compile(r"<loc>\s*([^<\s]+)\s*</loc>")
