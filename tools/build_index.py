@@ -39,7 +39,13 @@ from settings.sources import SourceSettings
 from tools import Sources, load_sources
 from tools.codebase.symbols import symbol_index
 from tools.search import SyncStats
-from tools.sources.contract import IndexedSource, KnowledgeBase, LiveSource, ReportsStatus
+from tools.sources.contract import (
+    IndexedSource,
+    KnowledgeBase,
+    LiveSource,
+    PublishedSource,
+    ReportsStatus,
+)
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +61,11 @@ def indexed_sources(sources: Sources) -> list[tuple[str, IndexedSource]]:
         if isinstance(backend, IndexedSource):
             out.append((name, backend))
     return out
+
+
+def published_sources(sources: Sources) -> list[tuple[str, PublishedSource]]:
+    """The indexed sources whose index files are on this machine (sizes, vectors, snapshots)."""
+    return [(n, b) for n, b in indexed_sources(sources) if isinstance(b, PublishedSource)]
 
 
 def warm_up(sources: Sources | None = None) -> threading.Thread | None:
@@ -187,7 +198,7 @@ def wait_for_vectors(
     sources: Sources, progress: Callable[[str], Callable[[int, int], None]] | None = None
 ) -> None:
     """Wait for every source's background vector build, showing pages with vectors / pages."""
-    for name, backend in indexed_sources(sources):
+    for name, backend in published_sources(sources):
         vectors = getattr(backend, "vectors", None)
         if vectors is None:
             continue
@@ -230,7 +241,7 @@ def disk_bytes(paths: list[Path]) -> int:
 def size_report(sources: Sources) -> list[str]:
     """One line per indexed source: pages, bytes on disk in all and per page."""
     lines = []
-    for name, backend in indexed_sources(sources):
+    for name, backend in published_sources(sources):
         pages = len(backend.index)
         lexical = disk_bytes(list(backend.index.files()))
         vectors = getattr(backend, "vectors", None)
@@ -250,7 +261,7 @@ def publish_snapshot(sources: Sources, root: Path) -> str:
     from tools.search.storage import build_lock, lexical_root
 
     entries = []
-    for name, backend in indexed_sources(sources):
+    for name, backend in published_sources(sources):
         vectors = getattr(backend, "vectors", None)
         entries.append(
             PublishedIndex(

@@ -11,9 +11,12 @@ changes and is refreshed on a schedule (`LiveSource`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from tools.search.records import Document, Hit, SyncStats
+
+if TYPE_CHECKING:  # the engine below the sources; named for type checks only
+    from tools.search.index import SearchIndex
 
 
 class DocsSource(Protocol):
@@ -66,6 +69,16 @@ class IndexedSource(Protocol):
 
     def load_vectors(self) -> None:
         """Read the section vectors (only weak lexical rankings use them)."""
+        ...
+
+
+@runtime_checkable
+class PublishedSource(IndexedSource, Protocol):
+    """An indexed source whose index files a snapshot generation copies (`make index --publish`)."""
+
+    @property
+    def index(self) -> SearchIndex:
+        """The local index it keeps: its database path and its pages."""
         ...
 
 
